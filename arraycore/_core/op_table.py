@@ -1,0 +1,82 @@
+"""L1: the op table.  Every op is registered here once; everything else is derived from it.
+
+An `OpDef` is the single source for an op's native kernel, the dtype category it accepts, how
+its result dtype follows from its inputs, its test metadata and, as the autodiff work lands,
+its jvp/vjp/batching rules.  The public functions in arraycore.array_api are generated from
+these records, and tests/ iterate over `OPS` (see tests/op_info.py), so a new op gets its
+value, layout, dtype and error tests by being added here.  tests/test_op_table.py fails when
+the native kernel list, this table, the public namespace and the test metadata disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+__all__ = ["OpDef", "TestInfo", "OPS", "register", "get_op"]
+
+
+@dataclass(frozen=True)
+class TestInfo:
+    """How the table-driven tests exercise an op.
+
+    ref: name of the reference function in NumPy (or "module.attr" for another reference).
+    domain: (low, high) open interval of real inputs the op is defined on; None = unbounded.
+    rtol: relative tolerance for float32/complex64 (float64 uses 1e-12 unless `rtol64` is set).
+    """
+
+    ref: str
+    domain: tuple = (None, None)
+    rtol: float = 2e-6
+    rtol64: float = 1e-12
+    atol: float = 0.0
+    # Reference needs integer inputs kept small (shifts, pow) or nonzero second operands.
+    small_ints: bool = False
+    nonzero_rhs: bool = False
+    notes: str = ""
+
+
+@dataclass(eq=False)
+class OpDef:
+    """One op of the table.
+
+    accepts: dtype category of the inputs (a key of dtypes.KIND_CATEGORIES).
+    result: "same" (the promoted input dtype), "bool", or "real" (complex -> its real dtype).
+    int_to_float: bool/integer inputs are promoted to the default float first, as NumPy does
+        for transcendental functions and true division.
+    kernel: native kernel name (defaults to the op name).
+    linear: the op is linear in each input (its jvp is the op itself; used by autodiff).
+    jvp / vjp / batch: derivative and batching rules, filled in by the autodiff layer.
+    """
+
+    name: str
+    arity: int
+    accepts: str
+    result: str = "same"
+    int_to_float: bool = False
+    kernel: str = ""
+    linear: bool = False
+    test: Optional[TestInfo] = None
+    jvp: Optional[Callable] = None
+    vjp: Optional[Callable] = None
+    batch: Optional[Callable] = None
+    family: str = "elementwise"
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.kernel:
+            self.kernel = self.name
+
+
+OPS: dict[str, OpDef] = {}
+
+
+def register(op: OpDef) -> OpDef:
+    if op.name in OPS:
+        raise ValueError(f"op {op.name!r} registered twice")
+    OPS[op.name] = op
+    return op
+
+
+def get_op(name: str) -> OpDef:
+    return OPS[name]

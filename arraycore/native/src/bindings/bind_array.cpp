@@ -1,0 +1,84 @@
+// The Array class.  Its Python-level methods (operators, __getitem__, repr, ...) are attached
+// by arraycore/_core/array_methods.py; here live the parts that need the engine.
+#include <cstring>
+
+#include "../errors.h"
+#include "bindings.h"
+
+namespace arraycore::native::bindings {
+namespace {
+
+py::tuple to_tuple(const Shape& s) {
+  py::tuple t(s.size());
+  for (size_t i = 0; i < s.size(); ++i) t[i] = py::int_(s[i]);
+  return t;
+}
+
+py::object tolist_rec(const NdArray& a, int dim, const char* ptr) {
+  if (dim == a.ndim()) return element_to_python(a.dtype, ptr);
+  py::list out(a.shape[dim]);
+  const int64_t step = a.strides[dim] * static_cast<int64_t>(a.itemsize());
+  for (int64_t i = 0; i < a.shape[dim]; ++i) out[i] = tolist_rec(a, dim + 1, ptr + i * step);
+  return out;
+}
+
+}  // namespace
+
+void bind_array(py::module_& m) {
+  py::class_<NdArray> cls(m, "Array", py::buffer_protocol());
+  cls.def(py::init([]() -> NdArray {
+        throw TypeError("Array: arrays are not constructed directly; use arraycore.asarray");
+      }))
+      .def_property_readonly("shape", [](const NdArray& a) { return to_tuple(a.shape); })
+      .def_property_readonly("ndim", &NdArray::ndim)
+      .def_property_readonly("size", &NdArray::numel)
+      .def_property_readonly("dtype", [](const NdArray& a) { return dtype_object(a.dtype); })
+      .def_property_readonly("device", [](const NdArray&) { return cpu_device_object(); })
+      .def_property_readonly("_dtype_code", [](const NdArray& a) { return dtype_index(a.dtype); })
+      .def_property_readonly("_strides", [](const NdArray& a) { return to_tuple(a.strides); })
+      .def_property_readonly("_offset_bytes", [](const NdArray& a) { return a.offset; })
+      .def_property_readonly("_data_ptr",
+                             [](const NdArray& a) { return reinterpret_cast<uintptr_t>(a.data()); })
+      .def_property_readonly("_buffer_ptr", [](const NdArray& a) {
+        return reinterpret_cast<uintptr_t>(a.buffer->data());
+      })
+      .def_property_readonly("_c_contiguous", &NdArray::is_c_contiguous)
+      .def_property_readonly("_writeable", &NdArray::writeable)
+      .def("_view",
+           [](const NdArray& a, const Shape& shape, const Shape& strides, int64_t offset_elems) {
+             return as_strided(a, shape, strides, offset_elems, "view");
+           },
+           py::arg("shape"), py::arg("strides"), py::arg("offset_elems"),
+           "A view sharing the buffer (element strides, offset relative to this view).")
+      .def("_item",
+           [](const NdArray& a) {
+             if (a.numel() != 1)
+               throw ValueError("item: only an array with one element converts to a Python "
+                                "scalar, got shape with " + std::to_string(a.numel()) +
+                                " elements");
+             return element_to_python(a.dtype, a.data());
+           })
+      .def("_element", [](const NdArray& a, int64_t flat_offset_elems) {
+             return element_to_python(a.dtype,
+                                      a.data() + flat_offset_elems * static_cast<int64_t>(a.itemsize()));
+           },
+           "Element at an element offset from the view's start (no bounds check: internal).")
+      .def("_tolist", [](const NdArray& a) { return tolist_rec(a, 0, a.data()); })
+      .def("_fill",
+           [](const NdArray& a, py::handle value) {
+             if (!a.writeable()) throw ValueError("fill: array is read-only");
+             alignas(16) char elem[16];
+             python_to_element(value, a.dtype, elem, "fill");
+             NdArray scalar = empty({}, a.dtype);
+             std::memcpy(scalar.data(), elem, a.itemsize());
+             copy_into(a, scalar);
+           })
+      .def("_copy_from", [](const NdArray& dst, const NdArray& src) {
+             py::gil_scoped_release nogil;
+             copy_into(dst, src);
+           },
+           "Copies src (broadcast, cast) into this view.");
+  define_buffer_export(cls);
+}
+
+}  // namespace arraycore::native::bindings

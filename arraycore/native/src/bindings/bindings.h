@@ -1,0 +1,33 @@
+// The Python bindings of the engine (the `arraycore._native` module).  Only files in this folder
+// include pybind11; the engine headers stay free of it.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "../ndarray.h"
+
+namespace arraycore::native::bindings {
+
+namespace py = pybind11;
+
+// Python-side objects the engine hands out (dtype objects, the CPU device), registered once
+// by arraycore/_core at import.  Leaked on purpose: they must outlive module teardown.
+py::handle dtype_object(DType dt);
+py::handle cpu_device_object();
+DType dtype_from_code(int code, const char* who);
+
+// Python scalar <-> one element.
+py::object element_to_python(DType dt, const char* ptr);
+void python_to_element(py::handle value, DType dt, char* ptr, const char* who);
+
+// Below this many elements a kernel keeps the GIL: releasing it costs more than the work.
+constexpr int64_t kReleaseGilElements = 1 << 14;
+
+void bind_array(py::module_& m);
+void bind_ops(py::module_& m);
+void bind_creation(py::module_& m);
+void bind_interop(py::module_& m);                          // DLPack, buffer import
+void define_buffer_export(py::class_<NdArray>& cls);        // buffer protocol on Array
+
+}  // namespace arraycore::native::bindings

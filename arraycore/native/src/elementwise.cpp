@@ -1,0 +1,119 @@
+#include "elementwise.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "thread_pool.h"
+
+namespace arraycore::native {
+namespace {
+
+constexpr int kMaxOperands = 8;
+// Elements per parallel chunk for a cost-1 op: below ~64k elements the pool's wake-up costs
+// more than it saves.
+constexpr int64_t kBaseGrain = 1 << 16;
+
+// The iteration space after reordering and coalescing: dims[0] is the outermost.
+struct Walk {
+  int nops = 0;
+  int ndim = 0;
+  int64_t shape[64];
+  int64_t strides[kMaxOperands][64];  // bytes
+  char* base[kMaxOperands];
+};
+
+Walk make_walk(const std::vector<const NdArray*>& ops) {
+  Walk w;
+  w.nops = static_cast<int>(ops.size());
+  const NdArray& out = *ops[0];
+  const int nd = out.ndim();
+  // Axis order: by the output's stride, largest outermost, so the inner loop walks the output
+  // contiguously.  Stable, so C-ordered outputs keep their order.
+  std::vector<int> axes;
+  for (int i = 0; i < nd; ++i)
+    if (out.shape[i] != 1) axes.push_back(i);
+  std::stable_sort(axes.begin(), axes.end(), [&](int a, int b) {
+    return std::abs(out.strides[a]) > std::abs(out.strides[b]);
+  });
+  for (int k = 0; k < w.nops; ++k) w.base[k] = ops[k]->data();
+  for (int a : axes) {
+    int d = w.ndim;
+    // Merge with the previous (outer) dim when every operand steps through both as one.
+    if (d > 0) {
+      bool merge = true;
+      for (int k = 0; k < w.nops && merge; ++k) {
+        int64_t isz = static_cast<int64_t>(ops[k]->itemsize());
+        merge = w.strides[k][d - 1] == ops[k]->strides[a] * isz * out.shape[a];
+      }
+      if (merge) {
+        w.shape[d - 1] *= out.shape[a];
+        for (int k = 0; k < w.nops; ++k)
+          w.strides[k][d - 1] = ops[k]->strides[a] * static_cast<int64_t>(ops[k]->itemsize());
+        continue;
+      }
+    }
+    w.shape[d] = out.shape[a];
+    for (int k = 0; k < w.nops; ++k)
+      w.strides[k][d] = ops[k]->strides[a] * static_cast<int64_t>(ops[k]->itemsize());
+    ++w.ndim;
+  }
+  return w;
+}
+
+// Runs the linear index range [begin, end) of the walk.
+void run_range(LoopFn loop, const Walk& w, int64_t begin, int64_t end) {
+  char* ptrs[kMaxOperands];
+  int64_t inner_strides[kMaxOperands];
+  if (w.ndim == 0) {
+    for (int k = 0; k < w.nops; ++k) {
+      ptrs[k] = w.base[k];
+      inner_strides[k] = 0;
+    }
+    loop(ptrs, inner_strides, 1);
+    return;
+  }
+  const int last = w.ndim - 1;
+  const int64_t inner = w.shape[last];
+  for (int k = 0; k < w.nops; ++k) inner_strides[k] = w.strides[k][last];
+  // Multi-index of `begin`.
+  int64_t idx[64];
+  int64_t rem = begin;
+  for (int d = last; d >= 0; --d) {
+    idx[d] = rem % w.shape[d];
+    rem /= w.shape[d];
+  }
+  while (begin < end) {
+    for (int k = 0; k < w.nops; ++k) {
+      char* p = w.base[k];
+      for (int d = 0; d <= last; ++d) p += idx[d] * w.strides[k][d];
+      ptrs[k] = p;
+    }
+    int64_t count = std::min(inner - idx[last], end - begin);
+    loop(ptrs, inner_strides, count);
+    begin += count;
+    idx[last] += count;
+    for (int d = last; d > 0 && idx[d] == w.shape[d]; --d) {
+      idx[d] = 0;
+      ++idx[d - 1];
+    }
+  }
+}
+
+}  // namespace
+
+void run_elementwise(LoopFn loop, const std::vector<const NdArray*>& operands,
+                     double cost_per_element) {
+  const NdArray& out = *operands[0];
+  const int64_t n = out.numel();
+  if (n == 0) return;
+  Walk w = make_walk(operands);
+  const int64_t grain =
+      std::max<int64_t>(1024, static_cast<int64_t>(kBaseGrain / std::max(cost_per_element, 1e-3)));
+  if (n < 2 * grain || num_threads() <= 1) {
+    run_range(loop, w, 0, n);
+    return;
+  }
+  parallel_for(n, grain, [&](int64_t b, int64_t e) { run_range(loop, w, b, e); });
+}
+
+}  // namespace arraycore::native

@@ -1,0 +1,85 @@
+// The cast kernel: the only N x N kernel (169 loops), also used for plain copies.
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "kernel_loops.h"
+
+namespace arraycore::native {
+namespace {
+
+template <class To, class From>
+inline To convert(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (is_complex_v<From> && !is_complex_v<To>) {
+    // Complex -> real drops the imaginary part (NumPy's behaviour; the standard leaves it open).
+    if constexpr (std::is_same_v<To, bool>) return v != From(0);
+    else return static_cast<To>(v.real());
+  } else if constexpr (is_complex_v<To>) {
+    if constexpr (is_complex_v<From>) return To(static_cast<real_t<To>>(v.real()),
+                                                static_cast<real_t<To>>(v.imag()));
+    else return To(static_cast<real_t<To>>(v), real_t<To>(0));
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
+    // Float -> int of NaN/inf/out-of-range values is undefined in C++; give 0 / saturate-free
+    // wraparound-free results deterministically instead of UB.
+    if (!(v == v)) return To(0);
+    constexpr From lo = static_cast<From>(std::numeric_limits<To>::min());
+    constexpr From hi = static_cast<From>(std::numeric_limits<To>::max());
+    if (v <= lo) return std::numeric_limits<To>::min();
+    if (v >= hi) return std::numeric_limits<To>::max();
+    return static_cast<To>(v);
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+template <class From, class To>
+void cast_inner(char** p, const int64_t* s, int64_t n) {
+  if constexpr (std::is_same_v<From, To>) {
+    if (s[0] == sizeof(To) && s[1] == sizeof(From)) {
+      std::memmove(p[0], p[1], static_cast<size_t>(n) * sizeof(To));
+      return;
+    }
+  }
+  if (s[0] == sizeof(To) && s[1] == sizeof(From)) {
+    To* o = reinterpret_cast<To*>(p[0]);
+    const From* a = reinterpret_cast<const From*>(p[1]);
+    for (int64_t i = 0; i < n; ++i) o[i] = convert<To>(a[i]);
+    return;
+  }
+  if (s[0] == sizeof(To) && s[1] == 0) {
+    To v = convert<To>(*reinterpret_cast<const From*>(p[1]));
+    To* o = reinterpret_cast<To*>(p[0]);
+    for (int64_t i = 0; i < n; ++i) o[i] = v;
+    return;
+  }
+  char* o = p[0];
+  const char* a = p[1];
+  for (int64_t i = 0; i < n; ++i, o += s[0], a += s[1])
+    *reinterpret_cast<To*>(o) = convert<To>(*reinterpret_cast<const From*>(a));
+}
+
+struct CastTable {
+  LoopFn loops[kNumDTypes][kNumDTypes];
+  CastTable() {
+    for (int f = 0; f < kNumDTypes; ++f)
+      for (int t = 0; t < kNumDTypes; ++t)
+        visit_dtype(static_cast<DType>(f), [&](auto from) {
+          visit_dtype(static_cast<DType>(t), [&](auto to) {
+            loops[f][t] = &cast_inner<decltype(from), decltype(to)>;
+          });
+        });
+  }
+};
+
+}  // namespace
+
+LoopFn cast_loop(DType from, DType to) {
+  static const CastTable table;
+  return table.loops[dtype_index(from)][dtype_index(to)];
+}
+
+}  // namespace arraycore::native

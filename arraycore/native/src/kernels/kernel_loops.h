@@ -1,0 +1,122 @@
+// L0: inner-loop templates and the registration helpers every kernel file uses.
+//
+// An op is a struct with a static `apply` template; its return type is the output element
+// type (bool for comparisons, the real type for abs of complex, ...).  Registering an op for
+// a type list instantiates one inner loop per type:
+//
+//     struct Sin { template <class T> static T apply(T x) { return std::sin(x); } };
+//     AC_REGISTER_KERNELS(trig) { register_unary<Sin>("sin", FloatTypes{}); }
+//
+// Each loop has a contiguous branch (and, for binary ops, scalar-operand branches) written as
+// plain indexed loops so the compiler vectorizes them; the strided branch handles the rest.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "../dtype.h"
+#include "../op_registry.h"
+
+namespace arraycore::native {
+
+template <class Op, class T>
+void unary_loop(char** p, const int64_t* s, int64_t n) {
+  using Out = decltype(Op::apply(std::declval<T>()));
+  if (s[0] == sizeof(Out) && s[1] == sizeof(T)) {
+    Out* o = reinterpret_cast<Out*>(p[0]);
+    const T* a = reinterpret_cast<const T*>(p[1]);
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i]);
+    return;
+  }
+  char* o = p[0];
+  const char* a = p[1];
+  for (int64_t i = 0; i < n; ++i, o += s[0], a += s[1])
+    *reinterpret_cast<Out*>(o) = Op::apply(*reinterpret_cast<const T*>(a));
+}
+
+template <class Op, class T>
+void binary_loop(char** p, const int64_t* s, int64_t n) {
+  using Out = decltype(Op::apply(std::declval<T>(), std::declval<T>()));
+  constexpr int64_t so = sizeof(Out), st = sizeof(T);
+  Out* o = reinterpret_cast<Out*>(p[0]);
+  const T* a = reinterpret_cast<const T*>(p[1]);
+  const T* b = reinterpret_cast<const T*>(p[2]);
+  if (s[0] == so && s[1] == st && s[2] == st) {
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
+  } else if (s[0] == so && s[1] == st && s[2] == 0) {
+    const T bv = *b;
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], bv);
+  } else if (s[0] == so && s[1] == 0 && s[2] == st) {
+    const T av = *a;
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(av, b[i]);
+  } else {
+    char* po = p[0];
+    const char *pa = p[1], *pb = p[2];
+    for (int64_t i = 0; i < n; ++i, po += s[0], pa += s[1], pb += s[2])
+      *reinterpret_cast<Out*>(po) =
+          Op::apply(*reinterpret_cast<const T*>(pa), *reinterpret_cast<const T*>(pb));
+  }
+}
+
+template <class Op, class T>
+void ternary_loop(char** p, const int64_t* s, int64_t n) {
+  using Out = decltype(Op::apply(std::declval<T>(), std::declval<T>(), std::declval<T>()));
+  constexpr int64_t so = sizeof(Out), st = sizeof(T);
+  if (s[0] == so && s[1] == st && s[2] == st && s[3] == st) {
+    Out* o = reinterpret_cast<Out*>(p[0]);
+    const T* a = reinterpret_cast<const T*>(p[1]);
+    const T* b = reinterpret_cast<const T*>(p[2]);
+    const T* c = reinterpret_cast<const T*>(p[3]);
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i], c[i]);
+    return;
+  }
+  char* po = p[0];
+  const char *pa = p[1], *pb = p[2], *pc = p[3];
+  for (int64_t i = 0; i < n; ++i, po += s[0], pa += s[1], pb += s[2], pc += s[3])
+    *reinterpret_cast<Out*>(po) = Op::apply(*reinterpret_cast<const T*>(pa),
+                                            *reinterpret_cast<const T*>(pb),
+                                            *reinterpret_cast<const T*>(pc));
+}
+
+template <class Op, class T>
+void set_loop(Kernel& k, LoopFn fn, DType out) {
+  k.loops[dtype_index(dtype_of<T>)] = fn;
+  k.out_dtype[dtype_index(dtype_of<T>)] = static_cast<int8_t>(out);
+}
+
+// `cost` is the per-element cost relative to an add (used to pick the parallel grain).
+template <class Op, class... Ts>
+void register_unary(const char* name, TypeList<Ts...>, double cost = 1.0) {
+  Kernel& k = KernelRegistry::instance().define(name, 1, cost);
+  (set_loop<Op, Ts>(k, &unary_loop<Op, Ts>,
+                    dtype_of<decltype(Op::apply(std::declval<Ts>()))>), ...);
+}
+
+template <class Op, class... Ts>
+void register_binary(const char* name, TypeList<Ts...>, double cost = 1.0) {
+  Kernel& k = KernelRegistry::instance().define(name, 2, cost);
+  (set_loop<Op, Ts>(k, &binary_loop<Op, Ts>,
+                    dtype_of<decltype(Op::apply(std::declval<Ts>(), std::declval<Ts>()))>), ...);
+}
+
+template <class Op, class... Ts>
+void register_ternary(const char* name, TypeList<Ts...>, double cost = 1.0) {
+  Kernel& k = KernelRegistry::instance().define(name, 3, cost);
+  (set_loop<Op, Ts>(k, &ternary_loop<Op, Ts>,
+                    dtype_of<decltype(Op::apply(std::declval<Ts>(), std::declval<Ts>(),
+                                                std::declval<Ts>()))>),
+   ...);
+}
+
+// Runs the body once when the extension loads.  Kernel files are compiled straight into the
+// module (not a static library), so their registrations cannot be dropped by the linker.
+#define AC_REGISTER_KERNELS(tag)                                   \
+  static void ac_register_##tag();                                 \
+  namespace {                                                      \
+  struct AcRegistrar_##tag {                                       \
+    AcRegistrar_##tag() { ac_register_##tag(); }                   \
+  } ac_registrar_instance_##tag;                                   \
+  }                                                                \
+  static void ac_register_##tag()
+
+}  // namespace arraycore::native

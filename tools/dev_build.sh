@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Incremental developer build: compiles the extension with CMake/Ninja into build/dev and
+# copies it into arraycore/ so `python -c "import arraycore"` works from the source tree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build/dev -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -Dpybind11_DIR="$(python3 -c 'import pybind11; print(pybind11.get_cmake_dir())')" >/dev/null
+cmake --build build/dev -j "${JOBS:-2}"
+cp -f build/dev/_native*.so arraycore/native/
