@@ -1,0 +1,44 @@
+"""arraycore: a native array engine with the Python Array API standard as its face.
+
+    >>> import arraycore as ac
+    >>> x = ac.linspace(0, 1, 5)
+    >>> ac.exp(x) * 2 + x
+
+This module *is* the Array API namespace (`x.__array_namespace__() is arraycore`).  Layers:
+arraycore.native (C++ engine) < arraycore._core (dtypes, op table, array object) <
+arraycore.array_api (the standard's functions).  See docs/architecture.md.
+"""
+
+__version__ = "0.1.0"
+__array_api_version__ = "2025.12"
+
+from .native import _native  # noqa: E402  (loads the engine and its BLAS)
+from . import _core  # noqa: E402,F401
+from ._core import dtypes as _dtypes  # noqa: E402
+from ._core.device import CPU as _CPU, Device  # noqa: E402
+from .array_api import *  # noqa: E402,F401,F403
+from .array_api import __all__ as _api_all  # noqa: E402
+from .array_api import __array_namespace_info__  # noqa: E402,F401
+
+Array = _native.Array
+_native._register_python_objects(list(_dtypes.ALL_DTYPES), _CPU)
+
+import sys as _sys  # noqa: E402
+
+from ._core import array_methods as _array_methods  # noqa: E402
+
+_array_methods.install(_sys.modules[__name__])
+Array.__qualname__ = "Array"
+
+
+def get_num_threads() -> int:
+    """Threads the engine's worker pool uses (ARRAYCORE_NUM_THREADS sets the start value)."""
+    return _native.get_num_threads()
+
+
+def set_num_threads(n: int) -> None:
+    """Sets the engine's worker pool size (1 keeps all work on the calling thread)."""
+    _native.set_num_threads(n)
+
+
+__all__ = list(_api_all) + ["Array", "Device", "get_num_threads", "set_num_threads"]

@@ -1,0 +1,241 @@
+"""L1: the array object's Python-level behaviour, attached to the engine's Array class.
+
+The class itself (shape, dtype, buffer protocol, views) lives in C++
+(arraycore/native/src/bindings/bind_array.cpp); operators are thin calls into the namespace
+functions so that they share one implementation (and, later, one autodiff hook).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+
+from ..native import _native
+from . import dtypes as _dt
+from .device import CPU, as_device
+from .formatting import format_array
+from .indexing import basic_view
+from .op_table import OPS
+
+Array = _native.Array
+_SCALARS = (bool, int, float, complex)
+SUPPORTED_API_VERSIONS = ("2023.12", "2024.12", "2025.12")
+
+
+class DLDeviceType(enum.IntEnum):
+    """Device types of the DLPack standard (the ones arraycore can name)."""
+
+    CPU = 1
+    CUDA = 2
+    CPU_PINNED = 3
+
+
+def install(ns) -> None:
+    """Attaches operators and methods; `ns` is the arraycore namespace module."""
+    A = Array
+
+    def binop(fname):
+        f = getattr(ns, fname)
+
+        def method(self, other):
+            if type(other) in _SCALARS or isinstance(other, Array):
+                return f(self, other)
+            return NotImplemented
+
+        def reflected(self, other):
+            if type(other) in _SCALARS or isinstance(other, Array):
+                return f(other, self)
+            return NotImplemented
+
+        return method, reflected
+
+    def inplace(fname):
+        op = OPS[fname]
+        kernel = _native.kernel(op.kernel)
+        kinds = _dt.KIND_CATEGORIES[op.accepts]
+
+        def method(self, other):
+            if not (type(other) in _SCALARS or isinstance(other, Array)):
+                return NotImplemented
+            if type(other) in _SCALARS:
+                dtype = _dt.promote_with_scalar(self.dtype, other)
+            else:
+                dtype = _dt.promote_types(self.dtype, other.dtype)
+            if dtype is not self.dtype or (op.int_to_float and dtype.kind in "biu"):
+                raise TypeError(f"{op.name}: in-place result would have dtype "
+                                f"{_dt.default_float if op.int_to_float and dtype.kind in 'biu' else dtype}, "
+                                f"not the array's dtype {self.dtype}")
+            if dtype.kind not in kinds:
+                raise TypeError(f"{op.name}: expected input of {op.accepts} dtype, got {dtype}")
+            rhs = _native.from_scalar(other, dtype.code) if type(other) in _SCALARS else (
+                other if other.dtype is dtype else _native.astype(other, dtype.code))
+            _native.apply_into(kernel, self, [self, rhs])
+            return self
+
+        return method
+
+    for dunder, fname in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
+                          ("truediv", "divide"), ("floordiv", "floor_divide"),
+                          ("mod", "remainder"), ("pow", "pow"), ("and", "bitwise_and"),
+                          ("or", "bitwise_or"), ("xor", "bitwise_xor"),
+                          ("lshift", "bitwise_left_shift"), ("rshift", "bitwise_right_shift")]:
+        if not hasattr(ns, fname):
+            continue  # kernel absent from this build (see tests/test_op_table.py)
+        m, r = binop(fname)
+        setattr(A, f"__{dunder}__", m)
+        setattr(A, f"__r{dunder}__", r)
+        setattr(A, f"__i{dunder}__", inplace(fname))
+
+    for dunder, fname in [("eq", "equal"), ("ne", "not_equal"), ("lt", "less"),
+                          ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
+        if hasattr(ns, fname):
+            setattr(A, f"__{dunder}__", binop(fname)[0])
+    A.__hash__ = None  # == is elementwise, so arrays are unhashable (as in NumPy and JAX)
+
+    A.__neg__ = lambda self: ns.negative(self)  # looked up per call: defined in ns
+    A.__pos__ = lambda self: ns.positive(self)
+    A.__abs__ = lambda self: ns.abs(self)
+    A.__invert__ = lambda self: ns.bitwise_invert(self)
+
+    A.__getitem__ = lambda self, key: basic_view(self, key)
+    A.__setitem__ = _setitem
+    A.__bool__ = _to_scalar(bool, "__bool__")
+    A.__int__ = _to_scalar(int, "__int__")
+    A.__float__ = _to_scalar(float, "__float__")
+    A.__complex__ = _to_scalar(complex, "__complex__")
+    A.__index__ = _index
+    A.__len__ = _len
+    A.__iter__ = _iter
+    A.__repr__ = lambda self: format_array(self)
+    A.__str__ = lambda self: format_array(self, with_dtype=False)
+    A.__array_namespace__ = lambda self, /, *, api_version=None: _namespace(ns, api_version)
+    A.__array__ = _array
+    A.__dlpack__ = _dlpack
+    A.__dlpack_device__ = lambda self, /: (DLDeviceType.CPU, 0)
+    A.to_device = _to_device
+    A.mT = property(_mT, doc="The matrix transpose of the last two axes (a view).")
+    A.T = property(_T, doc="The transpose of a 2-D array (a view).")
+    A.__copy__ = lambda self: _native.copy(self)
+    A.__deepcopy__ = lambda self, memo: _native.copy(self)
+    A.__reduce__ = lambda self: (_rebuild, (self._tolist(), self.dtype.name))
+    A.__module__ = "arraycore"
+
+
+def _rebuild(values, dtype_name):
+    """Unpickles an array (pickle stores its values as nested lists)."""
+    from .. import asarray
+    return asarray(values, dtype=_dt.BY_NAME[dtype_name])
+
+
+def _namespace(ns, api_version):
+    if api_version is not None and api_version not in SUPPORTED_API_VERSIONS:
+        raise ValueError(f"__array_namespace__: unsupported api_version {api_version!r}; "
+                         f"supported: {', '.join(SUPPORTED_API_VERSIONS)}")
+    return ns
+
+
+def _to_scalar(kind, who):
+    def method(self):
+        if self.size != 1:
+            raise (ValueError if kind is bool else TypeError)(
+                f"{who}: only an array with exactly one element converts to a Python "
+                f"{kind.__name__}, got shape {self.shape}")
+        v = self._item()
+        k = self.dtype.kind
+        if kind is not complex and k == "c":
+            raise TypeError(f"{who}: cannot convert a complex array to {kind.__name__}")
+        if kind is int and k == "f" and not math.isfinite(v):
+            raise (ValueError if v != v else OverflowError)(
+                f"{who}: cannot convert {v} to an integer")
+        return kind(v)
+    method.__name__ = who
+    return method
+
+
+def _index(self):
+    if self.dtype.kind not in "iu":
+        raise TypeError(f"__index__: only integer arrays are valid indices, got {self.dtype}")
+    if self.ndim != 0:
+        raise TypeError(f"__index__: only 0-d integer arrays are valid indices, got shape "
+                        f"{self.shape}")
+    return self._item()
+
+
+def _len(self):
+    if self.ndim == 0:
+        raise TypeError("len() of a 0-d array")
+    return self.shape[0]
+
+
+def _iter(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    return (basic_view(self, i) for i in range(self.shape[0]))
+
+
+def _setitem(self, key, value):
+    view = basic_view(self, key, "__setitem__")
+    d = self.dtype
+    if type(value) in _SCALARS:
+        if _dt.promote_with_scalar(d, value) is not d:
+            raise TypeError(f"__setitem__: cannot store a Python {type(value).__name__} in an "
+                            f"array of dtype {d}")
+        view._fill(value)
+        return
+    if not isinstance(value, Array):
+        raise TypeError(f"__setitem__: value must be an array or a Python scalar, got "
+                        f"{type(value).__name__}")
+    if _dt.promote_types(d, value.dtype) is not d:
+        raise TypeError(f"__setitem__: cannot store values of dtype {value.dtype} in an array "
+                        f"of dtype {d} without losing information")
+    view._copy_from(value)
+
+
+def _array(self, dtype=None, copy=None):
+    import numpy as np  # only reached when NumPy is asking for the data
+
+    a = np.asarray(memoryview(self))
+    if dtype is not None and a.dtype != dtype:
+        if copy is False:
+            raise ValueError("__array__: a dtype change needs a copy, but copy=False")
+        return a.astype(dtype)
+    return a.copy() if copy else a
+
+
+def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
+    if stream is not None:
+        raise ValueError("__dlpack__: stream must be None for CPU arrays")
+    if dl_device is not None and tuple(dl_device) != (DLDeviceType.CPU, 0):
+        raise BufferError(f"__dlpack__: cannot export to device {tuple(dl_device)}; "
+                          "arraycore arrays live on the CPU")
+    versioned = max_version is not None and tuple(max_version)[0] >= 1
+    if not versioned and copy:
+        raise BufferError("__dlpack__: copy=True needs a versioned (max_version >= (1, 0)) "
+                          "consumer")
+    return _native.to_dlpack(self, versioned, bool(copy))
+
+
+def _to_device(self, device, /, *, stream=None):
+    as_device(device, "to_device")
+    if stream is not None:
+        raise ValueError("to_device: stream must be None for CPU arrays")
+    return self
+
+
+def _mT(self):
+    if self.ndim < 2:
+        raise ValueError(f"mT: needs an array of at least 2 dimensions, got {self.ndim}")
+    shape, strides = list(self.shape), list(self._strides)
+    shape[-1], shape[-2] = shape[-2], shape[-1]
+    strides[-1], strides[-2] = strides[-2], strides[-1]
+    return self._view(shape, strides, 0)
+
+
+def _T(self):
+    if self.ndim != 2:
+        raise ValueError(f"T: defined for 2-D arrays only (use mT or permute_dims), got "
+                         f"{self.ndim} dimensions")
+    return _mT(self)
+
+
+__all__ = ["install", "DLDeviceType", "CPU", "SUPPORTED_API_VERSIONS"]
