@@ -82,14 +82,14 @@ def install(ns) -> None:
         if not hasattr(ns, fname):
             continue  # kernel absent from this build (see tests/test_op_table.py)
         m, r = binop(fname)
-        setattr(A, f"__{dunder}__", m)
+        _install_fast(A, f"__{dunder}__", fname, m)
         setattr(A, f"__r{dunder}__", r)
         setattr(A, f"__i{dunder}__", inplace(fname))
 
     for dunder, fname in [("eq", "equal"), ("ne", "not_equal"), ("lt", "less"),
                           ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
         if hasattr(ns, fname):
-            setattr(A, f"__{dunder}__", binop(fname)[0])
+            _install_fast(A, f"__{dunder}__", fname, binop(fname)[0])
     A.__hash__ = None  # == is elementwise, so arrays are unhashable (as in NumPy and JAX)
 
     A.__neg__ = lambda self: ns.negative(self)  # looked up per call: defined in ns
@@ -119,6 +119,14 @@ def install(ns) -> None:
     A.__deepcopy__ = lambda self, memo: _native.copy(self)
     A.__reduce__ = lambda self: (_rebuild, (self._tolist(), self.dtype.name))
     A.__module__ = "arraycore"
+
+
+def _install_fast(cls, dunder, fname, fallback):
+    """Binary operator with a native fast path for same-dtype arrays (bind_ops.cpp)."""
+    op = OPS[fname]
+    kinds = _dt.KIND_CATEGORIES[op.accepts]
+    mask = sum(1 << d.code for d in _dt.ALL_DTYPES if d.kind in kinds)
+    _native.install_fast_binary(cls, dunder, _native.kernel(op.kernel), mask, fallback)
 
 
 def _rebuild(values, dtype_name):

@@ -12,10 +12,12 @@
 
 #include "buffer.h"
 #include "dtype.h"
+#include "small_vector.h"
 
 namespace arraycore::native {
 
-using Shape = std::vector<int64_t>;
+// Shapes and strides: inline up to 6 dimensions (see small_vector.h).
+using Shape = SmallVector<int64_t, 6>;
 
 struct NdArray {
   std::shared_ptr<Buffer> buffer;

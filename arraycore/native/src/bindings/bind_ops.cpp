@@ -51,6 +51,25 @@ void bind_ops(py::module_& m) {
   m.def("apply3", [](const Kernel& k, const NdArray& a, const NdArray& b, const NdArray& c) {
     return apply(k, a, b, c);
   });
+  // Operators (x + y) on two arrays of one accepted dtype run straight into the kernel; any
+  // other operand mix (scalars, promotion, errors) goes to the Python function `fallback`.
+  // Keeps small-array operators near NumPy's cost (no Python frames on the fast path).
+  m.def("install_fast_binary", [](py::object cls, const std::string& dunder, const Kernel& k,
+                                  int accepted_mask, py::object fallback) {
+    const Kernel* kp = &k;
+    py::cpp_function method(
+        [kp, accepted_mask, fallback](py::handle self, py::handle other) -> py::object {
+          if (py::isinstance<NdArray>(other) && py::isinstance<NdArray>(self)) {
+            const NdArray& a = self.cast<const NdArray&>();
+            const NdArray& b = other.cast<const NdArray&>();
+            if (a.dtype == b.dtype && ((accepted_mask >> dtype_index(a.dtype)) & 1))
+              return py::cast(apply(*kp, a, b));
+          }
+          return fallback(self, other);
+        },
+        py::name(dunder.c_str()), py::is_method(cls));
+    cls.attr(dunder.c_str()) = method;
+  });
   m.def("apply_into", [](const Kernel& k, const NdArray& out, std::vector<NdArray> in) {
     py::gil_scoped_release nogil;
     apply_kernel_into(k, out, in);

@@ -7,6 +7,13 @@
 
 #include "../ndarray.h"
 
+// Shapes convert from and to Python sequences like std::vector does.
+namespace pybind11::detail {
+template <>
+struct type_caster<arraycore::native::Shape>
+    : list_caster<arraycore::native::Shape, int64_t> {};
+}  // namespace pybind11::detail
+
 namespace arraycore::native::bindings {
 
 namespace py = pybind11;
