@@ -62,8 +62,10 @@ def _float_digits(v: float, single: bool, max_digits: int = 8) -> int:
 def _make_float_formatter(values, single: bool):
     finite = [abs(v) for v in values if math.isfinite(v)]
     nonzero = [v for v in finite if v != 0]
-    sci = bool(nonzero) and (max(nonzero) >= 1e16 or min(nonzero) < 1e-4
-                             or max(nonzero) / min(nonzero) > 1e3 and min(nonzero) < 1e-3)
+    # NumPy's rule (arrayprint.FloatingFormat): scientific notation when the largest
+    # magnitude is >= 1e8, the smallest nonzero one < 1e-4, or their ratio > 1e3.
+    sci = bool(nonzero) and (max(nonzero) >= 1e8 or min(nonzero) < 1e-4
+                             or max(nonzero) / min(nonzero) > 1e3)
     if sci:
         prec = 0
         for v in finite:
@@ -116,10 +118,21 @@ def _element_formatter(flat, dtype):
     re_fmt = _make_float_formatter([v.real for v in flat], single)
     im_fmt = _make_float_formatter([v.imag for v in flat], single)
 
-    def fmt(v):
-        im = im_fmt(abs(v.imag) if not math.isnan(v.imag) else v.imag).strip()
+    def parts(v):
+        im = im_fmt(abs(v.imag) if not math.isnan(v.imag) else v.imag).lstrip()
         sign = "-" if (v.imag < 0 or (v.imag == 0 and math.copysign(1, v.imag) < 0)) else "+"
-        return f"{re_fmt(v.real).strip()}{sign}{im}j"
+        return re_fmt(v.real), sign + im
+
+    # NumPy's layout: real parts right-aligned in one column, imaginary parts (with their
+    # sign) in another, and the 'j' right after the digits (before the padding).
+    re_w = max((len(parts(v)[0]) for v in flat), default=0)
+    im_w = max((len(parts(v)[1]) for v in flat), default=0)
+
+    def fmt(v):
+        re, im = parts(v)
+        im = im.rjust(im_w)
+        n = len(im.rstrip())
+        return re.rjust(re_w) + im[:n] + "j" + im[n:]
     return fmt
 
 
@@ -128,7 +141,8 @@ def _render(v, fmt, width, indent, depth, ndim, comma=","):
         return "..." if v is Ellipsis else fmt(v).rjust(width)
     if depth == ndim - 1:
         # Innermost row: wrap at the line width.
-        items = ["..." .rjust(width) if e is Ellipsis else fmt(e).rjust(width) for e in v]
+        # NumPy writes the summary marker as a bare '...' (not padded to the column width).
+        items = ["..." if e is Ellipsis else fmt(e).rjust(width) for e in v]
         lines, line = [], ""
         for i, it in enumerate(items):
             piece = it + (comma if i < len(items) - 1 else "")
@@ -136,7 +150,7 @@ def _render(v, fmt, width, indent, depth, ndim, comma=","):
                 lines.append(line.rstrip())
                 line = ""
             line += piece + " "
-        lines.append(line.rstrip())
+        lines.append(line[:-1])  # drop the separator only: keep the element's padding
         return "[" + ("\n" + indent + " ").join(lines) + "]"
     sep = comma + "\n" * (ndim - depth - 1) + indent + " "
     parts = []
