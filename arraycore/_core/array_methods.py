@@ -117,7 +117,7 @@ def install(ns) -> None:
     A.T = property(_T, doc="The transpose of a 2-D array (a view).")
     A.__copy__ = lambda self: _native.copy(self)
     A.__deepcopy__ = lambda self, memo: _native.copy(self)
-    A.__reduce__ = lambda self: (_rebuild, (self._tolist(), self.dtype.name))
+    A.__reduce__ = lambda self: (_rebuild, (self._tolist(), self.dtype.name, self.shape))
     A.__module__ = "arraycore"
 
 
@@ -129,10 +129,14 @@ def _install_fast(cls, dunder, fname, fallback):
     _native.install_fast_binary(cls, dunder, _native.kernel(op.kernel), mask, fallback)
 
 
-def _rebuild(values, dtype_name):
-    """Unpickles an array (pickle stores its values as nested lists)."""
+def _rebuild(values, dtype_name, shape=None):
+    """Unpickles an array (pickle stores its values as nested lists, and the shape, which
+    nested lists lose for empty arrays: [] could be (0,), (0, 3), ...)."""
     from .. import asarray
-    return asarray(values, dtype=_dt.BY_NAME[dtype_name])
+    dtype = _dt.BY_NAME[dtype_name]
+    if shape is not None and 0 in shape:
+        return _native.full(tuple(shape), 0, dtype.code)
+    return asarray(values, dtype=dtype)
 
 
 def _namespace(ns, api_version):
@@ -150,7 +154,7 @@ def _to_scalar(kind, who):
                 f"{kind.__name__}, got shape {self.shape}")
         v = self._item()
         k = self.dtype.kind
-        if kind is not complex and k == "c":
+        if kind in (int, float) and k == "c":  # bool(z) is defined: real or imag nonzero
             raise TypeError(f"{who}: cannot convert a complex array to {kind.__name__}")
         if kind is int and k == "f" and not math.isfinite(v):
             raise (ValueError if v != v else OverflowError)(
