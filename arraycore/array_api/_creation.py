@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping as _Mapping
+
 from .._core import dtypes as _dt
 from .._core.device import as_device
 from ..native import _native
@@ -59,7 +61,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         return asarray(_py_scalar(obj), dtype=dtype, copy=copy)
     if hasattr(obj, "__array__"):
         return asarray(obj.__array__(), dtype=dtype, copy=copy)
-    if hasattr(obj, "__len__") and hasattr(obj, "__getitem__") and not isinstance(obj, str):
+    if (hasattr(obj, "__len__") and hasattr(obj, "__getitem__")
+            and not isinstance(obj, (str, _Mapping))):  # a dict is not a sequence of values
         return _from_sequence(list(obj), dtype)
     for conv in ("__index__", "__float__", "__complex__"):
         if hasattr(obj, conv):
