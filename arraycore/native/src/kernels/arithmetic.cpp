@@ -37,6 +37,8 @@ struct Square {
     else return x * x;
   }
 };
+// Complex sign deviates from NumPy on purpose: the standard makes any NaN component give
+// nan + nan j, where NumPy returns e.g. sign(inf + nan j) = 1 + 0j.
 struct Sign {
   template <class T> static T apply(T x) {
     if constexpr (is_complex_v<T>) return csign(x);
@@ -48,8 +50,9 @@ struct Sign {
 };
 struct Reciprocal {
   template <class T> static T apply(T x) {
-    // Standard: special cases as for 1.0 / x.
-    if constexpr (is_complex_v<T>) return cdiv(T(1), x);
+    // Standard: special cases as for 1.0 / x (a real numerator, so no 0 * inf from an
+    // imaginary part of 1).
+    if constexpr (is_complex_v<T>) return creciprocal(x);
     else return T(1) / x;
   }
 };

@@ -7,6 +7,7 @@
 //   cmul     plain (ac - bd, ad + bc); std::complex operator* under GCC takes the slow
 //            Annex G path (__mulsc3) which NumPy does not use.
 //   cdiv     Smith's algorithm (NumPy's), with NumPy's result for a zero divisor.
+//   creciprocal  1 / z for a real numerator (NumPy's reciprocal).
 //   csign    z / |z| with NumPy 2's handling of infinities (the standard's sign()).
 //   cexpm1   accurate near 0: Re = expm1(x) cos(y) - 2 sin^2(y/2), Im = exp(x) sin(y).
 //   clog1p   accurate near 0: Re = log1p(x (2 + x) + y^2) / 2, Im = atan2(y, 1 + x).
@@ -52,6 +53,18 @@ template <class R> inline std::complex<R> cdiv(std::complex<R> a, std::complex<R
   return {(ar * rat + ai) * scl, (ai * rat - ar) * scl};
 }
 
+// 1 / z with a real numerator (the standard's "as if 1.0 / x"; NumPy's reciprocal): Smith's
+// scaling.  1 / (0 + 0j) is nan + nan j (NumPy).
+template <class R> inline std::complex<R> creciprocal(std::complex<R> z) {
+  const R x = z.real(), y = z.imag();
+  if (std::fabs(y) <= std::fabs(x)) {
+    const R r = y / x, d = x + y * r;
+    return {R(1) / d, -r / d};
+  }
+  const R r = x / y, d = x * r + y;
+  return {r / d, R(-1) / d};
+}
+
 template <class R> inline std::complex<R> csign(std::complex<R> z) {
   const R x = z.real(), y = z.imag();
   const R nan = std::numeric_limits<R>::quiet_NaN();
@@ -69,7 +82,10 @@ template <class R> inline std::complex<R> csign(std::complex<R> z) {
 
 template <class R> inline std::complex<R> cexpm1(std::complex<R> z) {
   const R x = z.real(), y = z.imag();
-  if (y == 0) return {std::expm1(x), y};  // exact for real arguments (expm1(+inf+0j)=inf+0j)
+  // The special cases below follow the standard where NumPy (which applies the formula
+  // blindly) differs: expm1(+inf + 0j) = inf + 0j and expm1(nan + 0j) = nan + 0j (NumPy:
+  // inf + nan j, nan + nan j), and the four infinite-real cases below (NumPy: nan + nan j).
+  if (y == 0) return {std::expm1(x), y};
   if (std::isinf(x) && !std::isfinite(y)) {
     // Standard: expm1(-inf + inf j) = expm1(-inf + nan j) = -1 + 0j and
     // expm1(+inf + inf j) = expm1(+inf + nan j) = inf + nan j.
@@ -94,7 +110,8 @@ template <class R> inline std::complex<R> cpow(std::complex<R> a, std::complex<R
   const R br = b.real(), bi = b.imag();
   if (br == 0 && bi == 0) return {R(1), R(0)};
   if (a.real() == 0 && a.imag() == 0) {
-    if (br > 0 && bi == 0) return {R(0), R(0)};
+    // 0 ** b = 0 for Re(b) > 0 (NumPy; also exp(b log 0) under Annex G), nan otherwise.
+    if (br > 0) return {R(0), R(0)};
     const R nan = std::numeric_limits<R>::quiet_NaN();
     return {nan, nan};
   }
