@@ -78,16 +78,22 @@ template <class T> inline bool shift_out_of_range(T b) {
   if constexpr (std::is_signed_v<T>) return b < 0 || int64_t(b) >= bits;
   else return uint64_t(b) >= uint64_t(bits);
 }
+// Written as selects (no early returns) so the contiguous loops vectorize (vpsllv/vpsrav).
 template <class T> inline T shift_left(T a, T b) {
-  if (shift_out_of_range(b)) return T(0);
-  return T(wrap_t<T>(a) << int(b));
+  constexpr int bits = int(sizeof(T) * 8);
+  const T r = T(wrap_t<T>(a) << (int(b) & (bits - 1)));
+  return shift_out_of_range(b) ? T(0) : r;
 }
 template <class T> inline T shift_right(T a, T b) {
-  if (shift_out_of_range(b)) {
-    if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
-    else return T(0);
+  constexpr int bits = int(sizeof(T) * 8);
+  if constexpr (std::is_signed_v<T>) {
+    // Out of range: shifting by bits - 1 fills with the sign (0 or -1), NumPy's result.
+    const int s = shift_out_of_range(b) ? bits - 1 : int(b);
+    return T(a >> s);  // arithmetic shift (defined since C++20)
+  } else {
+    const T r = T(a >> (int(b) & (bits - 1)));
+    return shift_out_of_range(b) ? T(0) : r;
   }
-  return T(a >> int(b));  // arithmetic shift for signed types (defined since C++20)
 }
 
 }  // namespace arraycore::native
