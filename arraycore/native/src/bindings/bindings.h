@@ -35,6 +35,9 @@ void bind_array(py::module_& m);
 void bind_ops(py::module_& m);
 void bind_creation(py::module_& m);
 void bind_interop(py::module_& m);                          // DLPack, buffer import
+void bind_dlpack(py::module_& m);                           // DLPack capsules
+void bind_buffer_import(py::module_& m);                    // PEP 3118 import
+void bind_factories(py::module_& m);                        // arange, linspace, eye, tri
 void define_buffer_export(py::class_<NdArray>& cls);        // buffer protocol on Array
 
 }  // namespace arraycore::native::bindings

@@ -1,21 +1,168 @@
-// Arithmetic kernels used by the first end-to-end path (more families live beside this file).
+// Arithmetic kernels: abs, negative, positive, square, sign, reciprocal, add, subtract,
+// multiply, divide, floor_divide, remainder, pow, maximum, minimum, clip.
+//
+// Integer arithmetic wraps (computed in an unsigned type, no signed-overflow UB), as NumPy.
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
+#include "complex_math.h"
+#include "int_math.h"
 #include "kernel_loops.h"
 
 namespace arraycore::native {
 namespace {
 
-struct Add { template <class T> static T apply(T a, T b) { return a + b; } };
-struct Multiply { template <class T> static T apply(T a, T b) { return a * b; } };
-struct Exp { template <class T> static T apply(T x) { return std::exp(x); } };
+template <class T> constexpr bool is_int_v = std::is_integral_v<T>;
+
+struct Abs {
+  template <class T> static real_t<T> apply(T x) {
+    if constexpr (is_complex_v<T>) return std::hypot(x.real(), x.imag());
+    else if constexpr (std::is_floating_point_v<T>) return std::fabs(x);
+    else if constexpr (std::is_signed_v<T>) return x < 0 ? wrap_neg(x) : x;  // abs(MIN) == MIN
+    else return x;
+  }
+};
+struct Negative {
+  template <class T> static T apply(T x) {
+    if constexpr (is_int_v<T>) return wrap_neg(x);
+    else return -x;
+  }
+};
+struct Positive { template <class T> static T apply(T x) { return x; } };
+struct Square {
+  template <class T> static T apply(T x) {
+    if constexpr (is_complex_v<T>) return csquare(x);
+    else if constexpr (is_int_v<T>) return wrap_mul(x, x);
+    else return x * x;
+  }
+};
+// Complex sign deviates from NumPy on purpose: the standard makes any NaN component give
+// nan + nan j, where NumPy returns e.g. sign(inf + nan j) = 1 + 0j.
+struct Sign {
+  template <class T> static T apply(T x) {
+    if constexpr (is_complex_v<T>) return csign(x);
+    else if constexpr (std::is_unsigned_v<T>) return T(x != 0);
+    else if constexpr (is_int_v<T>) return T((x > 0) - (x < 0));
+    // sign(+-0) = +0 (standard: "0"; NumPy agrees), sign(nan) = nan.
+    else return x > 0 ? T(1) : x < 0 ? T(-1) : x == 0 ? T(0) : x;
+  }
+};
+struct Reciprocal {
+  template <class T> static T apply(T x) {
+    // Standard: special cases as for 1.0 / x (a real numerator, so no 0 * inf from an
+    // imaginary part of 1).
+    if constexpr (is_complex_v<T>) return creciprocal(x);
+    else return T(1) / x;
+  }
+};
+struct Add {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_int_v<T>) return wrap_add(a, b);
+    else return a + b;
+  }
+};
+struct Subtract {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_int_v<T>) return wrap_sub(a, b);
+    else return a - b;
+  }
+};
+struct Multiply {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_complex_v<T>) return cmul(a, b);
+    else if constexpr (is_int_v<T>) return wrap_mul(a, b);
+    else return a * b;
+  }
+};
+struct Divide {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_complex_v<T>) return cdiv(a, b);
+    else return a / b;
+  }
+};
+
+// NumPy's float divmod: fmod, then move the remainder to the divisor's sign.
+template <class T> inline T float_floor_div(T a, T b) {
+  if (b == 0) return a / b;  // +-inf, or nan for 0/0 and nan/0
+  T mod = std::fmod(a, b);
+  T div = (a - mod) / b;
+  if (mod != 0) {
+    if ((b < 0) != (mod < 0)) div -= T(1);
+  }
+  if (div != 0) {
+    T fl = std::floor(div);
+    if (div - fl > T(0.5)) fl += T(1);
+    return fl;
+  }
+  return std::copysign(T(0), a / b);
+}
+template <class T> inline T float_remainder(T a, T b) {
+  T mod = std::fmod(a, b);
+  if (b == 0) return mod;  // nan
+  if (mod != 0) {
+    if ((b < 0) != (mod < 0)) mod += b;
+  } else {
+    mod = std::copysign(T(0), b);
+  }
+  return mod;
+}
+
+struct FloorDivide {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_int_v<T>) return int_floor_div(a, b);
+    else return float_floor_div(a, b);
+  }
+};
+struct Remainder {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_int_v<T>) return int_remainder(a, b);
+    else return float_remainder(a, b);
+  }
+};
+struct Pow {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_complex_v<T>) return cpow(a, b);
+    else if constexpr (is_int_v<T>) return int_pow(a, b);
+    else return std::pow(a, b);
+  }
+};
+
+// NaN-propagating maximum/minimum (NumPy's): when equal (including +-0) the second operand.
+template <class T> inline T nan_max(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) return (a > b || a != a) ? a : b;
+  else return a > b ? a : b;
+}
+template <class T> inline T nan_min(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) return (a < b || a != a) ? a : b;
+  else return a < b ? a : b;
+}
+struct Maximum { template <class T> static T apply(T a, T b) { return nan_max(a, b); } };
+struct Minimum { template <class T> static T apply(T a, T b) { return nan_min(a, b); } };
+struct Clip {
+  // minimum(maximum(x, lo), hi): a NaN in any operand gives NaN (standard and NumPy).
+  template <class T> static T apply(T x, T lo, T hi) { return nan_min(nan_max(x, lo), hi); }
+};
 
 }  // namespace
 
 AC_REGISTER_KERNELS(arithmetic) {
+  register_unary<Abs>("abs", NumericTypes{});
+  register_unary<Negative>("negative", NumericTypes{});
+  register_unary<Positive>("positive", NumericTypes{});
+  register_unary<Square>("square", NumericTypes{});
+  register_unary<Sign>("sign", NumericTypes{}, 2.0);
+  register_unary<Reciprocal>("reciprocal", FloatTypes{}, 2.0);
   register_binary<Add>("add", NumericTypes{});
+  register_binary<Subtract>("subtract", NumericTypes{});
   register_binary<Multiply>("multiply", NumericTypes{});
-  register_unary<Exp>("exp", FloatTypes{}, 8.0);
+  register_binary<Divide>("divide", FloatTypes{}, 2.0);
+  register_binary<FloorDivide>("floor_divide", RealTypes{}, 8.0);
+  register_binary<Remainder>("remainder", RealTypes{}, 8.0);
+  register_binary<Pow>("pow", NumericTypes{}, 16.0);
+  register_binary<Maximum>("maximum", RealTypes{});
+  register_binary<Minimum>("minimum", RealTypes{});
+  register_ternary<Clip>("clip", RealTypes{});
 }
 
 }  // namespace arraycore::native

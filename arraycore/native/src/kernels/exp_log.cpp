@@ -1,0 +1,82 @@
+// Exponential, logarithm and power kernels: exp, expm1, log, log1p, log2, log10, sqrt,
+// logaddexp, hypot.
+//
+// Exp and Log stay one-line structs so they can later switch to the vectorized
+// simd_math::exp/log for float/double.
+#include <cmath>
+#include <numbers>
+
+#include "complex_math.h"
+#include "kernel_loops.h"
+
+namespace arraycore::native {
+namespace {
+
+struct Exp { template <class T> static T apply(T x) { return std::exp(x); } };
+struct Log { template <class T> static T apply(T x) { return std::log(x); } };
+struct Sqrt { template <class T> static T apply(T x) { return std::sqrt(x); } };
+
+struct Expm1 {
+  template <class T> static T apply(T x) {
+    if constexpr (is_complex_v<T>) return cexpm1(x);
+    else return std::expm1(x);
+  }
+};
+struct Log1p {
+  template <class T> static T apply(T x) {
+    if constexpr (is_complex_v<T>) return clog1p(x);
+    else return std::log1p(x);
+  }
+};
+// Complex log2/log10: clog scaled componentwise by log2(e) / log10(e) (as NumPy).
+struct Log2 {
+  template <class T> static T apply(T x) {
+    if constexpr (is_complex_v<T>) {
+      using R = real_t<T>;
+      const T l = std::log(x);
+      return {l.real() * std::numbers::log2e_v<R>, l.imag() * std::numbers::log2e_v<R>};
+    } else {
+      return std::log2(x);
+    }
+  }
+};
+struct Log10 {
+  template <class T> static T apply(T x) {
+    if constexpr (is_complex_v<T>) {
+      using R = real_t<T>;
+      const T l = std::log(x);
+      return {l.real() * std::numbers::log10e_v<R>, l.imag() * std::numbers::log10e_v<R>};
+    } else {
+      return std::log10(x);
+    }
+  }
+};
+
+// log(exp(a) + exp(b)) = max + log1p(exp(-|a - b|)); equal arguments (including equal
+// infinities) give a + log(2), a NaN difference propagates.
+struct LogAddExp {
+  template <class T> static T apply(T a, T b) {
+    if (a == b) return a + std::numbers::ln2_v<T>;
+    const T d = a - b;
+    if (d > 0) return a + std::log1p(std::exp(-d));
+    if (d <= 0) return b + std::log1p(std::exp(d));
+    return d;  // NaN
+  }
+};
+struct Hypot { template <class T> static T apply(T a, T b) { return std::hypot(a, b); } };
+
+}  // namespace
+
+AC_REGISTER_KERNELS(exp_log) {
+  register_unary<Exp>("exp", FloatTypes{}, 8.0);
+  register_unary<Expm1>("expm1", FloatTypes{}, 10.0);
+  register_unary<Log>("log", FloatTypes{}, 8.0);
+  register_unary<Log1p>("log1p", FloatTypes{}, 10.0);
+  register_unary<Log2>("log2", FloatTypes{}, 8.0);
+  register_unary<Log10>("log10", FloatTypes{}, 8.0);
+  register_unary<Sqrt>("sqrt", FloatTypes{}, 4.0);
+  register_binary<LogAddExp>("logaddexp", RealFloatTypes{}, 16.0);
+  register_binary<Hypot>("hypot", RealFloatTypes{}, 8.0);
+}
+
+}  // namespace arraycore::native

@@ -1,0 +1,48 @@
+// Trigonometric and hyperbolic kernels: sin, cos, tan, asin, acos, atan, atan2, sinh, cosh,
+// tanh, asinh, acosh, atanh.  Complex inputs use the C99 Annex G functions through
+// std::complex (as NumPy), which implement the standard's special cases.
+#include <cmath>
+#include <complex>
+
+#include "kernel_loops.h"
+
+namespace arraycore::native {
+namespace {
+
+#define AC_STD_UNARY(Name, fn) \
+  struct Name { template <class T> static T apply(T x) { return std::fn(x); } };
+AC_STD_UNARY(Sin, sin)
+AC_STD_UNARY(Cos, cos)
+AC_STD_UNARY(Tan, tan)
+AC_STD_UNARY(Asin, asin)
+AC_STD_UNARY(Acos, acos)
+AC_STD_UNARY(Atan, atan)
+AC_STD_UNARY(Sinh, sinh)
+AC_STD_UNARY(Cosh, cosh)
+AC_STD_UNARY(Tanh, tanh)
+AC_STD_UNARY(Asinh, asinh)
+AC_STD_UNARY(Acosh, acosh)
+AC_STD_UNARY(Atanh, atanh)
+#undef AC_STD_UNARY
+
+struct Atan2 { template <class T> static T apply(T y, T x) { return std::atan2(y, x); } };
+
+}  // namespace
+
+AC_REGISTER_KERNELS(trig) {
+  register_unary<Sin>("sin", FloatTypes{}, 10.0);
+  register_unary<Cos>("cos", FloatTypes{}, 10.0);
+  register_unary<Tan>("tan", FloatTypes{}, 14.0);
+  register_unary<Asin>("asin", FloatTypes{}, 12.0);
+  register_unary<Acos>("acos", FloatTypes{}, 12.0);
+  register_unary<Atan>("atan", FloatTypes{}, 12.0);
+  register_binary<Atan2>("atan2", RealFloatTypes{}, 14.0);
+  register_unary<Sinh>("sinh", FloatTypes{}, 12.0);
+  register_unary<Cosh>("cosh", FloatTypes{}, 12.0);
+  register_unary<Tanh>("tanh", FloatTypes{}, 12.0);
+  register_unary<Asinh>("asinh", FloatTypes{}, 14.0);
+  register_unary<Acosh>("acosh", FloatTypes{}, 14.0);
+  register_unary<Atanh>("atanh", FloatTypes{}, 14.0);
+}
+
+}  // namespace arraycore::native

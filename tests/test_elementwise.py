@@ -1,0 +1,261 @@
+"""Every elementwise function against NumPy, driven by the op table (tests/op_info.py).
+
+For each op and each dtype its category allows: random values in its domain on every layout
+of op_info.LAYOUTS, broadcasting pairs, IEEE special values, promotion for every dtype pair
+and for Python scalars, integer/bool inputs of float-only functions, and rejected dtypes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+import arraycore as ac
+from arraycore._core import dtypes as D
+
+from op_info import (BROADCAST_PAIRS, ELEMENTWISE, ELEMENTWISE_IDS, LAYOUT_IDS, LAYOUTS,
+                     accepted_dtypes, make_operand, np_dtype, random_values, reference,
+                     special_values, to_ac)
+
+
+def call_ref(op, *args):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(reference(op)(*args))
+
+
+def call_ac(op, *args):
+    return getattr(ac, op.name)(*args)
+
+
+def tolerance(op, dtype):
+    if dtype.kind in "biu":
+        return 0.0, 0.0
+    single = dtype.name in ("float32", "complex64")
+    return (op.test.rtol if single else op.test.rtol64), op.test.atol
+
+
+def assert_matches(op, got, want, dtype, check_zero_sign=False):
+    got_np = np.asarray(got)
+    assert got_np.dtype == want.dtype, f"{op.name}: dtype {got_np.dtype} != NumPy's {want.dtype}"
+    assert got_np.shape == want.shape, f"{op.name}: shape {got_np.shape} != {want.shape}"
+    rtol, atol = tolerance(op, dtype)
+    if want.dtype.kind in "fc":
+        # Relative to the magnitude, so complex results near zero in one part still compare.
+        with np.errstate(all="ignore"):
+            scale = np.abs(want).astype(np.float64)
+        _assert_close_scaled(op, got_np, want, rtol, atol, scale)
+        if check_zero_sign and want.dtype.kind == "f":
+            zeros = (want == 0) & (got_np == 0)
+            assert np.array_equal(np.signbit(got_np[zeros]), np.signbit(want[zeros])), \
+                f"{op.name} {dtype}: sign of zero differs"
+    else:
+        np.testing.assert_array_equal(got_np, want, err_msg=f"{op.name} {dtype}")
+
+
+def _assert_close_scaled(op, got, want, rtol, atol, scale):
+    with np.errstate(all="ignore"):
+        for part in ((lambda z: z.real, lambda z: z.imag) if want.dtype.kind == "c"
+                     else (lambda z: z,)):
+            g, w = part(got).astype(np.float64), part(want).astype(np.float64)
+            both_nan = np.isnan(g) & np.isnan(w)
+            same_inf = np.isinf(w) & (g == w)
+            err = np.abs(g - w)
+            ok = both_nan | same_inf | (err <= atol + rtol * np.maximum(scale, np.abs(w)))
+            if not ok.all():
+                i = np.flatnonzero(~ok)[:5]
+                raise AssertionError(f"{op.name} {want.dtype}: mismatches at {i}: got "
+                                     f"{got.ravel()[i]}, want {want.ravel()[i]}")
+
+
+def op_dtype_cases():
+    for op in ELEMENTWISE:
+        for d in accepted_dtypes(op):
+            yield pytest.param(op, d, id=f"{op.name}-{d.name}")
+
+
+def run_op(op, np_args, ac_args):
+    return call_ac(op, *ac_args), call_ref(op, *np_args)
+
+
+@pytest.mark.parametrize("op,dtype", list(op_dtype_cases()))
+def test_values_on_every_layout(op, dtype):
+    rng = np.random.default_rng(abs(hash((op.name, dtype.name))) % 2**32)
+    for layout in LAYOUTS:
+        if layout.large and dtype.name not in ("float32", "float64", "int32", "complex128"):
+            continue  # the worker split is dtype-independent; keep the suite fast
+        pairs = [make_operand(op, dtype, layout, rng, operand=i) for i in range(op.arity)]
+        np_args = [p[0] for p in pairs]
+        ac_args = [p[1] for p in pairs]
+        if op.name == "clip":
+            lo = np.minimum(np_args[1], np_args[2])
+            hi = np.maximum(np_args[1], np_args[2])
+            np_args = [np_args[0], lo, hi]
+            ac_args = [ac_args[0], to_ac(lo), to_ac(hi)]
+        got, want = run_op(op, np_args, ac_args)
+        assert_matches(op, got, want, dtype)
+
+
+@pytest.mark.parametrize("op,dtype", [c for c in op_dtype_cases() if c.values[0].arity == 2])
+def test_broadcasting(op, dtype):
+    rng = np.random.default_rng(1)
+    for s1, s2 in BROADCAST_PAIRS:
+        a = random_values(op, dtype, s1, rng, 0)
+        b = random_values(op, dtype, s2, rng, 1)
+        assert_matches(op, call_ac(op, to_ac(a), to_ac(b)), call_ref(op, a, b), dtype)
+        if not (op.test.small_ints or op.test.nonzero_rhs):  # operand roles are symmetric
+            assert_matches(op, call_ac(op, to_ac(b), to_ac(a)), call_ref(op, b, a), dtype)
+
+
+@pytest.mark.parametrize("op,dtype", [c for c in op_dtype_cases() if c.values[0].arity == 2])
+def test_shapes_that_do_not_broadcast(op, dtype):
+    a = to_ac(np.zeros((3,), dtype=np_dtype(dtype)))
+    b = to_ac(np.ones((4,), dtype=np_dtype(dtype)))
+    with pytest.raises(ValueError, match=op.name):
+        call_ac(op, a, b)
+
+
+# Where the Array API's special-case tables differ from NumPy, the standard wins; these are
+# the documented deviations (op, dtype kind) -> reason.
+SPECIAL_DEVIATIONS: dict = {}
+
+
+@pytest.mark.parametrize("op,dtype", [c for c in op_dtype_cases()
+                                      if c.values[1].kind in "fc" and c.values[0].name != "clip"])
+def test_ieee_special_values(op, dtype):
+    v = special_values(dtype)
+    if op.arity == 1:
+        np_args = [v]
+    else:
+        a, b = np.meshgrid(v, v)
+        np_args = [a.ravel(), b.ravel()]
+    want = call_ref(op, *np_args)
+    got = call_ac(op, *[to_ac(x) for x in np_args])
+    if (op.name, dtype.kind) in SPECIAL_DEVIATIONS:
+        pytest.skip(SPECIAL_DEVIATIONS[op.name, dtype.kind])
+    assert_matches(op, got, want, dtype, check_zero_sign=True)
+
+
+@pytest.mark.parametrize("op,dtype", [c for c in op_dtype_cases() if c.values[1].kind in "iu"])
+def test_integer_extremes(op, dtype):
+    """Wraparound and edge behaviour at the integer limits match NumPy's (no C++ UB)."""
+    v = special_values(dtype)
+    if op.name in ("pow", "bitwise_left_shift", "bitwise_right_shift"):
+        v = v[(v >= 0) & (v < 8)] if op.name != "pow" else v
+    if op.arity == 1:
+        np_args = [v]
+    else:
+        a, b = np.meshgrid(v, v)
+        np_args = [a.ravel(), b.ravel()]
+        if op.name in ("floor_divide", "remainder"):
+            keep = np_args[1] != 0
+            np_args = [np_args[0][keep], np_args[1][keep]]
+        if op.name == "pow":
+            keep = (np_args[1] >= 0) & (np_args[1] < 8)
+            np_args = [np_args[0][keep], np_args[1][keep]]
+    if op.name == "clip":
+        return
+    got = call_ac(op, *[to_ac(x) for x in np_args])
+    assert_matches(op, got, call_ref(op, *np_args), dtype)
+
+
+BINARY = [op for op in ELEMENTWISE if op.arity == 2]
+
+
+@pytest.mark.parametrize("op", BINARY, ids=[op.name for op in BINARY])
+def test_promotion_for_every_dtype_pair(op):
+    """Result dtype for mixed-dtype arrays follows NumPy 2 (a superset of the standard's
+    table); pairs outside the op's category raise TypeError."""
+    kinds = D.KIND_CATEGORIES[op.accepts]
+    for d1, d2 in itertools.product(D.ALL_DTYPES, repeat=2):
+        a = ac.ones((2,), dtype=d1)
+        b = ac.ones((2,), dtype=d2)
+        common = D.promote_types(d1, d2)
+        if op.name.startswith("logical_"):
+            assert call_ac(op, a, b).dtype == ac.bool
+            continue
+        if op.int_to_float and common.kind in "biu":
+            common = D.default_float
+        if common.kind not in kinds:
+            with pytest.raises(TypeError, match=op.name):
+                call_ac(op, a, b)
+            continue
+        r = call_ac(op, a, b)
+        expected = {"same": common, "bool": D.bool_,
+                    "real": {"complex64": D.float32, "complex128": D.float64}.get(
+                        common.name, common)}[op.result]
+        assert r.dtype == expected, f"{op.name}({d1}, {d2}) -> {r.dtype}, want {expected}"
+
+
+@pytest.mark.parametrize("op", BINARY, ids=[op.name for op in BINARY])
+def test_python_scalar_operands(op):
+    """Python scalars are weak (NumPy 2 / the standard): compare dtype and value with NumPy."""
+    for d in accepted_dtypes(op):
+        arr = np.ones((3,), dtype=np_dtype(d)) * (2 if d.kind != "b" else 1)
+        x = to_ac(arr)
+        for s in (True, 2, 1.5, 0.5 + 2j):
+            common = D.promote_with_scalar(d, s)
+            if op.int_to_float and common.kind in "biu":
+                common = D.default_float
+            if not op.name.startswith("logical_") and \
+                    common.kind not in D.KIND_CATEGORIES[op.accepts]:
+                with pytest.raises(TypeError):
+                    call_ac(op, x, s)
+                continue
+            if op.test.small_ints and type(s) is int and d.kind in "iu":
+                s = 1
+            for args_np, args_ac in (((arr, s), (x, s)), ((s, arr), (s, x))):
+                want = call_ref(op, *args_np)
+                if op.name.startswith("logical_"):
+                    want = want.astype(bool)
+                assert_matches(op, call_ac(op, *args_ac), want, d)
+
+
+@pytest.mark.parametrize("op", [op for op in ELEMENTWISE if op.int_to_float],
+                         ids=[op.name for op in ELEMENTWISE if op.int_to_float])
+def test_integer_inputs_promote_to_default_float(op):
+    rng = np.random.default_rng(3)
+    for d in (D.int32, D.int64, D.uint8, D.bool_):
+        args = [random_values(op, d, (6,), rng, i) for i in range(op.arity)]
+        got = call_ac(op, *[to_ac(a) for a in args])
+        want = call_ref(op, *[a.astype(np.float64) for a in args])
+        assert got.dtype == ac.float64
+        assert_matches(op, got, want, D.float64)
+
+
+@pytest.mark.parametrize("op", [op for op in ELEMENTWISE if not op.name.startswith("logical")
+                                and not op.int_to_float],
+                         ids=[op.name for op in ELEMENTWISE if not op.name.startswith("logical")
+                              and not op.int_to_float])
+def test_rejected_dtypes_raise_type_error(op):
+    kinds = D.KIND_CATEGORIES[op.accepts]
+    for d in D.ALL_DTYPES:
+        if d.kind in kinds:
+            continue
+        args = [ac.ones((2,), dtype=d)] * op.arity
+        with pytest.raises(TypeError, match=op.name):
+            call_ac(op, *args)
+
+
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ELEMENTWISE_IDS)
+def test_non_array_input_raises_type_error(op):
+    args = [[1.0, 2.0]] * op.arity
+    with pytest.raises(TypeError, match=op.name):
+        call_ac(op, *args)
+
+
+def test_every_worker_split_matches_single_thread():
+    """The same large computation gives identical bits at 1 and at several threads."""
+    x = to_ac(np.random.default_rng(0).random(3 * (1 << 17)).astype(np.float32))
+    before = ac.get_num_threads()
+    try:
+        ac.set_num_threads(1)
+        one = np.asarray(ac.sin(x) * x + x).copy()
+        ac.set_num_threads(4)
+        many = np.asarray(ac.sin(x) * x + x)
+    finally:
+        ac.set_num_threads(before)
+    np.testing.assert_array_equal(one, many)
