@@ -108,7 +108,8 @@ def isdtype(dtype, kind):
     if not isinstance(dtype, _dt.DType):
         raise TypeError(f"isdtype: expected a dtype, got {type(dtype).__name__}")
     if isinstance(kind, tuple):
-        return any(isdtype(dtype, k) for k in kind)
+        results = [isdtype(dtype, k) for k in kind]  # all validated, as NumPy does
+        return any(results)
     if isinstance(kind, _dt.DType):
         return dtype is kind
     if isinstance(kind, str):
