@@ -87,4 +87,10 @@ def basic_view(x, key, who: str = "__getitem__"):
         new_shape.append(shape[dim])
         new_strides.append(strides[dim])
         dim += 1
+    if len(new_shape) > _MAX_NDIM:
+        raise IndexError(f"{who}: the result would have {len(new_shape)} dimensions; at most "
+                         f"{_MAX_NDIM} are supported")
     return x._view(new_shape, new_strides, offset)
+
+
+_MAX_NDIM = 64  # as check_shape and __array_namespace_info__().capabilities()
