@@ -79,6 +79,23 @@ inline constexpr float kLn2LoF = 0x1.7f7d1cp-20f;
 inline constexpr double kLn2HiD = 0x1.62e42fee00000p-1;  // 32 significant bits
 inline constexpr double kLn2LoD = 0x1.a39ef35793c76p-33;
 
+// Special values of log: +inf -> +inf, +-0 -> -inf, x < 0 -> NaN, NaN -> NaN
+// (same payload), everything else -> res (which is finite for every input).
+// Written as res + correction, with the correction selected from x alone,
+// rather than as selects on res: with selects GCC sinks the whole main
+// computation into the "not special" branch, and since floating-point
+// arithmetic may trap (-ftrapping-math) it then refuses to if-convert it, so
+// the loop would not vectorize. res + (+0) == res since res is never -0.
+template <class T>
+inline T log_fixup(T x, T res) noexcept {
+    constexpr T kInf = std::numeric_limits<T>::infinity();
+    T corr = x == kInf ? kInf : T(0);
+    corr = x == T(0) ? -kInf : corr;
+    corr = x < T(0) ? std::numeric_limits<T>::quiet_NaN() : corr;
+    corr = x != x ? x : corr;
+    return res + corr;
+}
+
 }  // namespace detail
 
 // ---------------------------------------------------------------------------
@@ -211,13 +228,27 @@ inline double exp(double x) noexcept {
 // ---------------------------------------------------------------------------
 
 inline float log(float x) noexcept {
-    const bool tiny = x < 0x1p-126f;  // subnormal (also zero/negative: fixed at the end)
-    const float xs = tiny ? x * 0x1p23f : x;
-    const float eadj = tiny ? 23.0f : 0.0f;
+    // Subnormal inputs (also zero/negative, fixed at the end) are scaled by
+    // 2^23. The test is done on the *scaled* value (equivalent, the scaling is
+    // exact in that range) so that the multiplication is needed
+    // unconditionally: otherwise GCC sinks it into a branch, refuses to
+    // if-convert it (it may trap under -ftrapping-math) and the loop is not
+    // vectorized.
+    const float xscaled = x * 0x1p23f;
+    const bool tiny = xscaled < 0x1p-103f;  // x < 2^-126
+    const float xs = tiny ? xscaled : x;
+    // exponent correction kept in the integer domain (integer ops never trap,
+    // so GCC if-converts them freely)
+    const uint32_t eadd = tiny ? 0u : 23u;
 
     uint32_t ix = detail::bit_cast<uint32_t>(xs);
     ix += 0x3f800000u - 0x3f3504f3u;
-    const float e = static_cast<float>(static_cast<int32_t>(ix >> 23) - 127) - eadj;
+    // exponent field (+23 for normal inputs, keeping it positive) -> float by
+    // OR-ing it into the mantissa of 2^23. This avoids an int->float
+    // conversion and float selects, which GCC treats as possibly trapping
+    // and may sink into branches, blocking if-conversion / vectorization.
+    const float e =
+        detail::bit_cast<float>(((ix >> 23) + eadd) | 0x4b000000u) - (0x1p23f + 150.0f);
     const float m = detail::bit_cast<float>((ix & 0x007fffffu) + 0x3f3504f3u);
 
     const float f = m - 1.0f;
@@ -233,25 +264,21 @@ inline float log(float x) noexcept {
     const float lo = detail::fma(s, hfsq + R, e * detail::kLn2LoF);
     float res = e * detail::kLn2HiF - ((hfsq - lo) - f);
 
-    constexpr float kInf = std::numeric_limits<float>::infinity();
-    res = x == kInf ? x : res;
-    res = x == 0.0f ? -kInf : res;
-    res = x < 0.0f ? std::numeric_limits<float>::quiet_NaN() : res;
-    res = x != x ? x : res;
-    return res;
+    return detail::log_fixup(x, res);
 }
 
 inline double log(double x) noexcept {
-    const bool tiny = x < 0x1p-1022;
-    const double xs = tiny ? x * 0x1p52 : x;
-    const double eadj = tiny ? 52.0 : 0.0;
+    const double xscaled = x * 0x1p52;
+    const bool tiny = xscaled < 0x1p-970;  // x < 2^-1022, see log(float)
+    const double xs = tiny ? xscaled : x;
+    const uint64_t eadd = tiny ? 0u : 52u;
 
     uint64_t ix = detail::bit_cast<uint64_t>(xs);
     ix += 0x3ff0000000000000ull - 0x3fe6a09e667f3bcdull;
     // exponent field -> double without int64->double conversion (not in AVX2):
     // OR it into the mantissa of 2^52 and subtract 2^52 + bias.
-    const double e =
-        detail::bit_cast<double>((ix >> 52) | 0x4330000000000000ull) - (0x1p52 + 1023.0) - eadj;
+    const double e = detail::bit_cast<double>(((ix >> 52) + eadd) | 0x4330000000000000ull) -
+                     (0x1p52 + 1075.0);
     const double m =
         detail::bit_cast<double>((ix & 0x000fffffffffffffull) + 0x3fe6a09e667f3bcdull);
 
@@ -274,12 +301,7 @@ inline double log(double x) noexcept {
     const double lo = detail::fma(s, hfsq + R, e * detail::kLn2LoD);
     double res = e * detail::kLn2HiD - ((hfsq - lo) - f);
 
-    constexpr double kInf = std::numeric_limits<double>::infinity();
-    res = x == kInf ? x : res;
-    res = x == 0.0 ? -kInf : res;
-    res = x < 0.0 ? std::numeric_limits<double>::quiet_NaN() : res;
-    res = x != x ? x : res;
-    return res;
+    return detail::log_fixup(x, res);
 }
 
 }  // namespace arraycore::native::simd_math
