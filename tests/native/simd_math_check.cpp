@@ -214,6 +214,11 @@ long double ref_exp_f(float x) { return std::exp(static_cast<double>(x)); }
 long double ref_log_f(float x) { return std::log(static_cast<double>(x)); }
 long double ref_exp_d(double x) { return std::exp(static_cast<long double>(x)); }
 long double ref_log_d(double x) { return std::log(static_cast<long double>(x)); }
+long double ref_expm1_f(float x) { return std::expm1(static_cast<double>(x)); }
+long double ref_log1p_f(float x) { return std::log1p(static_cast<double>(x)); }
+long double ref_tanh_f(float x) { return std::tanh(static_cast<double>(x)); }
+long double ref_expm1_d(double x) { return std::expm1(static_cast<long double>(x)); }
+long double ref_log1p_d(double x) { return std::log1p(static_cast<long double>(x)); }
 
 }  // namespace
 
@@ -271,6 +276,51 @@ int main(int argc, char** argv) {
         ok &= report(st);
     }
 
+    // expm1 / log1p / tanh: float versions via a strided sweep + random,
+    // double versions on specials, random bit patterns and ranges.
+    {
+        Stats st{"expm1(float)", 1, true};
+        auto f = [](float x) { return sm::expm1(x); };
+        run<float>(st, f, ref_expm1_f, spf);
+        run_sweep_f(st, f, ref_expm1_f, stride * 4 + 1);
+        run<float>(st, f, ref_expm1_f, uniform<float>(rng, n / 4, -20.0, 89.0));
+        ok &= report(st);
+    }
+    {
+        Stats st{"log1p(float)", 1, true};
+        auto f = [](float x) { return sm::log1p(x); };
+        run<float>(st, f, ref_log1p_f, spf);
+        run_sweep_f(st, f, ref_log1p_f, stride * 4 + 1);
+        run<float>(st, f, ref_log1p_f, uniform<float>(rng, n / 4, -1.0, 2.0));
+        ok &= report(st);
+    }
+    {
+        Stats st{"tanh(float)", 1, true};
+        auto f = [](float x) { return sm::tanh(x); };
+        run<float>(st, f, ref_tanh_f, spf);
+        run_sweep_f(st, f, ref_tanh_f, stride * 4 + 1);
+        run<float>(st, f, ref_tanh_f, uniform<float>(rng, n / 4, -10.0, 10.0));
+        ok &= report(st);
+    }
+    {
+        Stats st{"expm1(double)", 2, false};
+        auto f = [](double x) { return sm::expm1(x); };
+        run<double>(st, f, ref_expm1_d, spd);
+        run<double>(st, f, ref_expm1_d, rbd);
+        run<double>(st, f, ref_expm1_d, uniform<double>(rng, n / 2, -40.0, 710.0));
+        run<double>(st, f, ref_expm1_d, uniform<double>(rng, n / 2, -1.0, 1.0));
+        run<double>(st, f, ref_expm1_d, uniform<double>(rng, n / 4, -1e-5, 1e-5));
+        ok &= report(st);
+    }
+    {
+        Stats st{"log1p(double)", 2, false};
+        auto f = [](double x) { return sm::log1p(x); };
+        run<double>(st, f, ref_log1p_d, spd);
+        run<double>(st, f, ref_log1p_d, rbd);
+        run<double>(st, f, ref_log1p_d, uniform<double>(rng, n / 2, -1.0, 2.0));
+        run<double>(st, f, ref_log1p_d, uniform<double>(rng, n / 4, -1e-5, 1e-5));
+        ok &= report(st);
+    }
     std::printf("%s\n", ok ? "ALL OK" : "SOME CHECKS FAILED");
     return ok ? 0 : 1;
 }

@@ -43,3 +43,37 @@ def test_simd_math_accuracy(name, tmp_path):
     print(run.stdout)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "ALL OK" in run.stdout
+
+
+VEC_SRC = """
+#include "simd_math.h"
+#include <cstdint>
+namespace sm = arraycore::native::simd_math;
+#define K(name, T, f) void name(const T* a, T* o, int64_t n) { for (int64_t i = 0; i < n; i++) o[i] = sm::f(a[i]); }
+K(k_exp_f, float, exp)
+K(k_log_f, float, log)
+K(k_exp_d, double, exp)
+K(k_log_d, double, log)
+K(k_expm1_f, float, expm1)
+K(k_log1p_f, float, log1p)
+K(k_tanh_f, float, tanh)
+K(k_expm1_d, double, expm1)
+K(k_log1p_d, double, log1p)
+"""
+
+
+@pytest.mark.parametrize("std", ["c++20", "gnu++20"])
+def test_simd_math_vectorizes(std, tmp_path):
+    """Every kernel loop must be auto-vectorized by the compiler at -O3."""
+    src = tmp_path / "vec.cpp"
+    src.write_text(VEC_SRC)
+    cmd = [CXX, "-O3", "-march=native", f"-std={std}", "-I", str(INCLUDE), "-c", str(src),
+           "-o", str(tmp_path / "vec.o"), "-fopt-info-vec-optimized"]
+    build = subprocess.run(cmd, capture_output=True, text=True)
+    if build.returncode != 0:
+        pytest.skip(f"compiler rejected flags: {build.stderr[-500:]}")
+    lines = {int(l.split(":")[1]) for l in build.stderr.splitlines()
+             if "loop vectorized" in l and "vec.cpp:" in l}
+    kernel_lines = [i + 1 for i, l in enumerate(VEC_SRC.splitlines()) if l.startswith("K(")]
+    missing = [VEC_SRC.splitlines()[i - 1] for i in kernel_lines if i not in lines]
+    assert not missing, f"not vectorized: {missing}\n{build.stderr}"
