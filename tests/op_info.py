@@ -44,8 +44,7 @@ def np_dtype(d) -> np.dtype:
 
 def to_ac(a: np.ndarray):
     """An arraycore array with the same values (and a contiguous layout)."""
-    a = np.ascontiguousarray(a)
-    return ac.asarray(a, copy=True)
+    return ac.asarray(np.array(a, order="C"), copy=True)  # (ascontiguousarray makes 0-d 1-d)
 
 
 def random_values(op: OpDef, dtype, shape, rng, operand: int = 0) -> np.ndarray:

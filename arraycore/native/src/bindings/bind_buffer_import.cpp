@@ -78,8 +78,8 @@ struct HeldBuffer {
 };
 
 // Copies an N-d strided (byte strides) region into a fresh C-contiguous array.
-void strided_byte_copy(const NdArray& out, const char* src, const std::vector<int64_t>& shape,
-                       const std::vector<int64_t>& byte_strides) {
+void strided_byte_copy(const NdArray& out, const char* src, const Shape& shape,
+                       const Shape& byte_strides) {
   const int nd = static_cast<int>(shape.size());
   const size_t isz = out.itemsize();
   char* dst = out.data();
@@ -113,7 +113,7 @@ NdArray from_buffer(py::handle obj, bool copy) {
   a.dtype = dt;
   a.shape.assign(v.shape ? v.shape : nullptr, v.shape ? v.shape + v.ndim : nullptr);
   if (v.ndim > 0 && v.shape == nullptr) a.shape = {static_cast<int64_t>(v.len / isz)};
-  std::vector<int64_t> byte_strides;
+  Shape byte_strides;
   if (v.strides != nullptr) byte_strides.assign(v.strides, v.strides + v.ndim);
   else {
     byte_strides = c_strides(a.shape);

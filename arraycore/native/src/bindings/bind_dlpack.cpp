@@ -115,8 +115,8 @@ std::optional<DType> from_dl_dtype(DLDataType d) {
 template <class Managed>
 struct ExportContext {
   NdArray array;
-  std::vector<int64_t> shape;
-  std::vector<int64_t> strides;
+  Shape shape;
+  Shape strides;
   Managed managed{};
 };
 

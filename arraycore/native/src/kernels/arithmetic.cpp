@@ -68,6 +68,9 @@ struct Subtract {
     else return a - b;
   }
 };
+// Complex multiply/divide are NumPy's plain formula / Smith's algorithm, not the C99 Annex G
+// versions that recover infinities from inf * nan (e.g. (inf + 0j) * (1 + 0j) gives inf + nan j
+// here and in NumPy; the standard's "special rules" would give inf + 0j).
 struct Multiply {
   template <class T> static T apply(T a, T b) {
     if constexpr (is_complex_v<T>) return cmul(a, b);
@@ -82,7 +85,9 @@ struct Divide {
   }
 };
 
-// NumPy's float divmod: fmod, then move the remainder to the divisor's sign.
+// NumPy's float divmod: fmod, then move the remainder to the divisor's sign.  Infinite
+// dividends give NaN (Python's and NumPy's answer; the standard prefers floor(x1 / x2) = +-inf
+// for floor_divide but explicitly allows NaN).
 template <class T> inline T float_floor_div(T a, T b) {
   if (b == 0) return a / b;  // +-inf, or nan for 0/0 and nan/0
   T mod = std::fmod(a, b);
