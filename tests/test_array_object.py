@@ -136,10 +136,9 @@ def test_binary_operator_array_array(dunder, fname, ref, dtype, rng):
     x, y = ac_from_numpy(a), ac_from_numpy(b)
     op = getattr(operator, dunder if dunder not in ("and", "or") else dunder + "_")
     assert_matches_numpy(op(x, y), ref(a, b), rtol=_tol(dtype))
-    assert_matches_numpy(op(y, x) if fname not in ("bitwise_left_shift", "bitwise_right_shift",
-                                                   "pow") else op(x, y), 
-                         ref(b, a) if fname not in ("bitwise_left_shift", "bitwise_right_shift",
-                                                    "pow") else ref(a, b), rtol=_tol(dtype))
+    if fname not in ("bitwise_left_shift", "bitwise_right_shift", "pow", "floor_divide",
+                     "remainder", "divide"):  # (3, 4) op (4,) reversed: any zeros / shifts
+        assert_matches_numpy(op(y, x), ref(b, a), rtol=_tol(dtype))
 
 
 @pytest.mark.parametrize("dunder,fname,ref,dtype", _ARITH_CASES)
@@ -230,7 +229,6 @@ def test_inplace_int_array_plus_float_raises_type_error():
     x = A([1, 2, 3])
     with pytest.raises(TypeError):
         x += 1.5
-    assert x.tolist() if hasattr(x, "tolist") else True
     assert_matches_numpy(x, np.array([1, 2, 3]))
     y = A([1, 2], dtype=ac.int8)
     with pytest.raises(TypeError):
