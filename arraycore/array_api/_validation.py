@@ -45,6 +45,8 @@ def check_shape(shape, who: str) -> tuple:
         if d < 0:
             raise ValueError(f"{who}: negative dimensions are not allowed, got shape "
                              f"{tuple(dims)}")
+        if d >= 1 << 63:  # the engine's extents are int64 (pybind11 gave a bare TypeError)
+            raise ValueError(f"{who}: array is too big: dimension {d} does not fit in int64")
         out.append(d)
     if len(out) > 64:
         raise ValueError(f"{who}: at most 64 dimensions are supported, got {len(out)}")
