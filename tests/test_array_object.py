@@ -462,6 +462,30 @@ def test_torch_from_dlpack():
     np.testing.assert_array_equal(t.numpy(), np.arange(6.0).reshape(2, 3))
 
 
+@requires_native("to_dlpack")
+def test_dlpack_negative_strides_copy_when_needed():
+    a = np.arange(12.0).reshape(3, 4)
+    x = ac_from_numpy(a)
+    np.testing.assert_array_equal(np.from_dlpack(x[::-1]), a[::-1])
+    np.testing.assert_array_equal(np.from_dlpack(x[:, ::-2]), a[:, ::-2])
+    torch = pytest.importorskip("torch")
+    np.testing.assert_array_equal(torch.from_dlpack(x[::-1, 1:]).numpy(), a[::-1, 1:])
+    # copy=None may copy; copy=False must not
+    with pytest.raises(BufferError):
+        x[::-1].__dlpack__(max_version=(1, 0), copy=False)
+
+
+@requires_native("to_dlpack")
+def test_dlpack_copy_true_is_independent():
+    x = ac.asarray([1.0, 2.0])
+    y = ac.from_dlpack(x, copy=True)
+    y[0] = 100.0
+    assert float(x[0]) == 1.0
+    n = np.from_dlpack(x, copy=True)
+    n[1] = 50.0
+    assert float(x[1]) == 2.0
+
+
 def test_dlpack_errors():
     x = A([1.0])
     with pytest.raises(ValueError):
