@@ -224,7 +224,9 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
     if not versioned and copy:
         raise BufferError("__dlpack__: copy=True needs a versioned (max_version >= (1, 0)) "
                           "consumer")
-    return _native.to_dlpack(self, versioned, bool(copy))
+    # None (copy only when needed: negative strides, read-only legacy export) must reach the
+    # engine as None; bool(None) made it "never copy", so np.from_dlpack(x[::-1]) failed.
+    return _native.to_dlpack(self, versioned, None if copy is None else bool(copy))
 
 
 def _to_device(self, device, /, *, stream=None):
