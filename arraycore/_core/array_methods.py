@@ -117,7 +117,7 @@ def install(ns) -> None:
     A.T = property(_T, doc="The transpose of a 2-D array (a view).")
     A.__copy__ = lambda self: _native.copy(self)
     A.__deepcopy__ = lambda self, memo: _native.copy(self)
-    A.__reduce__ = lambda self: (_rebuild, (self._tolist(), self.dtype.name))
+    A.__reduce__ = lambda self: (_rebuild, (self._tolist(), self.dtype.name, self.shape))
     A.__module__ = "arraycore"
 
 
@@ -129,10 +129,14 @@ def _install_fast(cls, dunder, fname, fallback):
     _native.install_fast_binary(cls, dunder, _native.kernel(op.kernel), mask, fallback)
 
 
-def _rebuild(values, dtype_name):
-    """Unpickles an array (pickle stores its values as nested lists)."""
+def _rebuild(values, dtype_name, shape):
+    """Unpickles an array (pickle stores its values as nested lists, and the shape, which
+    nested lists lose for empty arrays)."""
+    dtype = _dt.BY_NAME[dtype_name]
+    if 0 in shape:
+        return _native.empty(list(shape), dtype.code)
     from .. import asarray
-    return asarray(values, dtype=_dt.BY_NAME[dtype_name])
+    return asarray(values, dtype=dtype)
 
 
 def _namespace(ns, api_version):
