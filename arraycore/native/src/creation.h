@@ -25,7 +25,8 @@ NdArray arange_int(int64_t start, int64_t step, int64_t n, DType dtype);
 NdArray arange_float(double start, double step, int64_t n, DType dtype);
 
 // NumPy's linspace: div = endpoint ? num-1 : num, step = (stop-start)/div, x[i] = start + i*step
-// (or start + (i/div)*(stop-start) when step underflows to 0), last element exactly `stop` when
+// (or start + (i/div)*(stop-start) when step underflows to 0; for complex, 1/div is multiplied in
+// as NumPy's complex division does), last element exactly `stop` when
 // endpoint and num > 1.  Computed in double (complex128 for complex dtypes) then rounded;
 // integer dtypes floor like NumPy.  Real dtypes ignore the imaginary parts (the caller checks).
 NdArray linspace(c128 start, c128 stop, int64_t num, bool endpoint, DType dtype);
