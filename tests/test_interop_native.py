@@ -666,3 +666,27 @@ def test_tri_errors():
         N.tri(ours(np.arange(3.0)), 0, False)
     with pytest.raises(ValueError, match="triu"):
         N.tri(N.from_scalar(1.0, CODES["float64"]), 0, True)
+
+
+def test_release_from_other_thread():
+    import threading
+
+    objs = [N.from_dlpack_capsule(np.arange(10.0).__dlpack__(max_version=(1, 0)))
+            for _ in range(50)]
+    objs += [N.from_buffer(np.arange(10.0), False) for _ in range(50)]
+    ts = [torch.from_dlpack(Holder(N.to_dlpack(N.from_buffer(np.arange(5.0), False), True, False)))
+          for _ in range(50)]
+    th = threading.Thread(target=lambda: (objs.clear(), ts.clear()))
+    th.start()
+    th.join()
+    gc.collect()
+    assert not objs and not ts
+
+
+def test_torch_0d_and_empty():
+    t0 = torch.from_dlpack(Holder(N.to_dlpack(N.from_scalar(1.5, CODES["float64"]), True, False)))
+    assert t0.shape == () and float(t0) == 1.5
+    te = torch.utils.dlpack.from_dlpack(N.to_dlpack(N.empty((2, 0), CODES["int32"]), False, False))
+    assert te.shape == (2, 0)
+    a = N.from_dlpack_capsule(torch.tensor(7, dtype=torch.int64).__dlpack__(max_version=(1, 0)))
+    assert a.shape == () and a._item() == 7
