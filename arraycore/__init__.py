@@ -19,6 +19,7 @@ from ._core.device import CPU as _CPU, Device  # noqa: E402
 from .array_api import *  # noqa: E402,F401,F403
 from .array_api import __all__ as _api_all  # noqa: E402
 from .array_api import __array_namespace_info__  # noqa: E402,F401
+from .array_api._creation import ascontiguousarray  # noqa: E402  (NumPy-compatible extra)
 
 Array = _native.Array
 _native._register_python_objects(list(_dtypes.ALL_DTYPES), _CPU)
@@ -41,4 +42,5 @@ def set_num_threads(n: int) -> None:
     _native.set_num_threads(n)
 
 
-__all__ = list(_api_all) + ["Array", "Device", "get_num_threads", "set_num_threads"]
+__all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_threads",
+                            "set_num_threads"]

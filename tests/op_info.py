@@ -49,6 +49,10 @@ def to_ac(a: np.ndarray):
 
 def random_values(op: OpDef, dtype, shape, rng, operand: int = 0) -> np.ndarray:
     """Random values of `dtype` inside the op's domain."""
+    return np.asarray(_random_values(op, dtype, shape, rng, operand))
+
+
+def _random_values(op, dtype, shape, rng, operand):
     nd = np_dtype(dtype)
     lo, hi = op.test.domain
     if dtype.kind == "b":
@@ -67,7 +71,7 @@ def random_values(op: OpDef, dtype, shape, rng, operand: int = 0) -> np.ndarray:
             bound_hi = min(bound_hi, int(np.floor(hi)) - (1 if float(hi).is_integer() else 0))
         if bound_hi < bound_lo:
             bound_hi = bound_lo
-        v = rng.integers(bound_lo, bound_hi + 1, size=shape).astype(nd)
+        v = np.asarray(rng.integers(bound_lo, bound_hi + 1, size=shape)).astype(nd)
         if op.test.nonzero_rhs and operand == 1:
             v[v == 0] = 1
         return v
@@ -80,7 +84,7 @@ def random_values(op: OpDef, dtype, shape, rng, operand: int = 0) -> np.ndarray:
         flo = fhi - 20.0
     span = fhi - flo
     # Stay strictly inside open domains.
-    v = (flo + span * (0.001 + 0.998 * rng.random(shape))).astype(real)
+    v = np.asarray(flo + span * (0.001 + 0.998 * rng.random(shape))).astype(real)
     if dtype.kind == "c":
         im = rng.uniform(-3, 3, size=shape).astype(real)
         v = (v + 1j * im).astype(nd)
@@ -160,4 +164,6 @@ def special_values(dtype) -> np.ndarray:
         return r
     core = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 2.0], dtype=real)
     re, im = np.meshgrid(core, core)
-    return (re + 1j * im).ravel().astype(nd)
+    z = np.empty(re.shape, dtype=nd)
+    z.real, z.imag = re, im  # (re + 1j * im would turn inf * 0j into nan)
+    return z.ravel()

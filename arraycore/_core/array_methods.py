@@ -129,13 +129,13 @@ def _install_fast(cls, dunder, fname, fallback):
     _native.install_fast_binary(cls, dunder, _native.kernel(op.kernel), mask, fallback)
 
 
-def _rebuild(values, dtype_name, shape=None):
+def _rebuild(values, dtype_name, shape):
     """Unpickles an array (pickle stores its values as nested lists, and the shape, which
-    nested lists lose for empty arrays: [] could be (0,), (0, 3), ...)."""
-    from .. import asarray
+    nested lists lose for empty arrays)."""
     dtype = _dt.BY_NAME[dtype_name]
-    if shape is not None and 0 in shape:
-        return _native.full(tuple(shape), 0, dtype.code)
+    if 0 in shape:
+        return _native.empty(list(shape), dtype.code)
+    from .. import asarray
     return asarray(values, dtype=dtype)
 
 

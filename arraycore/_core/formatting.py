@@ -171,10 +171,11 @@ def format_array(x, prefix: str = "Array(", with_dtype: bool = True) -> str:
     if x.ndim == 0:
         body = fmt(values).strip()
     elif x.size == 0:
-        body = "[]" if x.ndim == 1 else "[" * x.ndim + "]" * x.ndim
         if not with_dtype:
-            return body
-        return f"{prefix}{body}, shape={x.shape}, dtype={x.dtype.name})"
+            return "[]"
+        if x.ndim == 1:
+            return f"{prefix}[], dtype={x.dtype.name})"
+        return f"{prefix}[], shape={x.shape}, dtype={x.dtype.name})"  # as NumPy
     else:
         if not with_dtype:  # str(): NumPy's layout, no commas, no prefix
             return _render(values, fmt, width, "", 0, x.ndim, comma="")

@@ -145,6 +145,19 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return _native.copy(a) if copy else a
 
 
+def ascontiguousarray(x, /, *, dtype=None):
+    """A row-major (C-contiguous) array with x's values: x itself when it already is one.
+
+    Not part of the standard: NumPy's function of the same name, for handing data to code
+    that needs row-major memory.  `asarray(x, copy=True)` keeps x's axis order instead.
+
+    >>> import arraycore as ac
+    >>> ac.ascontiguousarray(ac.eye(3).mT)
+    """
+    x = asarray(x, dtype=dtype)
+    return x if x._c_contiguous else _native.copy_c(x)
+
+
 def empty(shape, *, dtype=None, device=None):
     """An uninitialized array.  >>> ac.empty((2, 3)).shape"""
     as_device(device, "empty")

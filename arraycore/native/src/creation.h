@@ -20,12 +20,14 @@ int64_t arange_length(double start, double stop, double step);
 // Element i = start + i*step computed exactly in int64 (wrapping), then cast to `dtype`
 // (any integer or real floating dtype).
 NdArray arange_int(int64_t start, int64_t step, int64_t n, DType dtype);
-// NumPy's fill rule: x0 = start, delta = (start + step) - start, element i = x0 + i*delta,
-// computed in double and rounded to `dtype` (real floating, or integer: truncation).
+// NumPy's fill rule: x0 = start, x1 = start + step, delta = x1 - x0, element i = x0 + i*delta,
+// computed in `dtype` (for integer dtypes: x0 and start + step are truncated and the rest follow
+// their difference, as NumPy's fill does).
 NdArray arange_float(double start, double step, int64_t n, DType dtype);
 
 // NumPy's linspace: div = endpoint ? num-1 : num, step = (stop-start)/div, x[i] = start + i*step
-// (or start + (i/div)*(stop-start) when step underflows to 0), last element exactly `stop` when
+// (or start + (i/div)*(stop-start) when step underflows to 0; for complex, 1/div is multiplied in
+// as NumPy's complex division does), last element exactly `stop` when
 // endpoint and num > 1.  Computed in double (complex128 for complex dtypes) then rounded;
 // integer dtypes floor like NumPy.  Real dtypes ignore the imaginary parts (the caller checks).
 NdArray linspace(c128 start, c128 stop, int64_t num, bool endpoint, DType dtype);

@@ -10,6 +10,10 @@
 #include "../errors.h"
 #include "../thread_pool.h"
 
+// NumPy computes x0 + i*delta as a rounded product then a rounded sum; with -march=native the
+// compiler would fuse them into an FMA and the results would differ in the last bit.
+#pragma GCC optimize("fp-contract=off")
+
 namespace arraycore::native {
 namespace {
 
@@ -125,14 +129,16 @@ NdArray linspace(c128 start, c128 stop, int64_t num, bool endpoint, DType dtype)
       const double sr = start.real(), si = start.imag();
       const double dr = stop.real() - sr, di = stop.imag() - si;
       const double ddiv = static_cast<double>(div);
-      const double pr = div > 0 ? dr / ddiv : 0.0, pi = div > 0 ? di / ddiv : 0.0;
+      // NumPy divides complex by real through Smith's algorithm: a multiply by 1/div.
+      const double scl = div > 0 ? 1.0 / ddiv : 0.0;
+      const double pr = dr * scl, pi = di * scl;
       const bool step_zero = div > 0 && pr == 0.0 && pi == 0.0;
       parallel_fill(num, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) {
           const double x = static_cast<double>(i);
           double re, im;
           if (div <= 0) { re = x * dr + sr; im = x * di + si; }
-          else if (step_zero) { re = (x / ddiv) * dr + sr; im = (x / ddiv) * di + si; }
+          else if (step_zero) { re = (x * scl) * dr + sr; im = (x * scl) * di + si; }
           else { re = x * pr + sr; im = x * pi + si; }
           o[i] = T(static_cast<R>(re), static_cast<R>(im));
         }
