@@ -220,13 +220,12 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
     if dl_device is not None and tuple(dl_device) != (DLDeviceType.CPU, 0):
         raise BufferError(f"__dlpack__: cannot export to device {tuple(dl_device)}; "
                           "arraycore arrays live on the CPU")
+    if copy not in (None, True, False):
+        raise ValueError(f"__dlpack__: copy must be True, False or None, got {copy!r}")
     versioned = max_version is not None and tuple(max_version)[0] >= 1
-    if not versioned and copy:
-        raise BufferError("__dlpack__: copy=True needs a versioned (max_version >= (1, 0)) "
-                          "consumer")
-    # None (copy only when needed: negative strides, read-only legacy export) must reach the
-    # engine as None; bool(None) made it "never copy", so np.from_dlpack(x[::-1]) failed.
-    return _native.to_dlpack(self, versioned, None if copy is None else bool(copy))
+    # copy=None copies only when the consumer could not take the memory as it is (negative
+    # strides, or a read-only array through a legacy capsule).
+    return _native.to_dlpack(self, versioned, copy)
 
 
 def _to_device(self, device, /, *, stream=None):
