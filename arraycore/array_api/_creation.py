@@ -229,9 +229,8 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     as_device(device, "arange")
     if stop is None:
         start, stop = 0, start
-    for name, v in (("start", start), ("stop", stop), ("step", step)):
-        if type(v) not in (int, float) and not isinstance(v, (int, float)):
-            raise TypeError(f"arange: {name} must be a real number, got {type(v).__name__}")
+    start, stop, step = (_real_number(v, "arange", name)
+                         for name, v in (("start", start), ("stop", stop), ("step", step)))
     if step == 0:
         raise ValueError("arange: step must not be zero")
     all_int = all(isinstance(v, int) for v in (start, stop, step))
@@ -239,6 +238,19 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     if dtype.kind in "bc":
         raise TypeError(f"arange: dtype {dtype} is not supported (use a real dtype)")
     return _native.arange(start, stop, step, dtype.code)
+
+
+def _real_number(v, who, name):
+    """A Python int or float from a real number (NumPy scalars and 0-d arrays included)."""
+    if isinstance(v, bool) or isinstance(v, complex):
+        raise TypeError(f"{who}: {name} must be a real number, got {type(v).__name__}")
+    if isinstance(v, (int, float)):
+        return v
+    if hasattr(v, "__index__"):
+        return v.__index__()
+    if hasattr(v, "__float__") and not hasattr(v, "__complex__") or isinstance(v, Array):
+        return float(v)
+    raise TypeError(f"{who}: {name} must be a real number, got {type(v).__name__}")
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):

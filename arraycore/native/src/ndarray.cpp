@@ -80,6 +80,11 @@ void NdArray::byte_extent(const char** lo, const char** hi) const {
 
 NdArray empty(const Shape& shape, DType dtype) {
   int64_t n = shape_numel(shape);
+  // The byte count must fit too: 2**62 float64 elements would overflow size_t and allocate a
+  // tiny block.
+  if (n > PTRDIFF_MAX / static_cast<int64_t>(native::itemsize(dtype)))
+    throw ValueError(std::string("array is too big: ") + std::to_string(n) + " elements of " +
+                     dtype_name(dtype) + " exceed the address space");
   NdArray a;
   a.buffer = Buffer::allocate(static_cast<size_t>(n) * native::itemsize(dtype));
   a.shape = shape;
