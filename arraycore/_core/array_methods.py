@@ -82,8 +82,10 @@ def install(ns) -> None:
         if not hasattr(ns, fname):
             continue  # kernel absent from this build (see tests/test_op_table.py)
         m, r = binop(fname)
-        _install_fast(A, f"__{dunder}__", fname, m)
+        setattr(A, f"__{dunder}__", m)
         setattr(A, f"__r{dunder}__", r)
+        if dunder != "pow":  # (nb_power is ternary; it keeps the Python-level path)
+            _install_slot(A, dunder, fname, m, r)
         setattr(A, f"__i{dunder}__", inplace(fname))
 
     for dunder, fname in [("eq", "equal"), ("ne", "not_equal"), ("lt", "less"),
@@ -119,6 +121,24 @@ def install(ns) -> None:
     A.__deepcopy__ = lambda self, memo: _native.copy(self)
     A.__reduce__ = lambda self: (_rebuild, (self._tolist(), self.dtype.name, self.shape))
     A.__module__ = "arraycore"
+
+
+_SLOT_NAMES = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+               "floordiv": "floor_divide", "mod": "remainder", "and": "and", "or": "or",
+               "xor": "xor", "lshift": "lshift", "rshift": "rshift"}
+
+
+def _install_slot(cls, dunder, fname, forward, reflected):
+    """C number slot (nb_add, ...) with a kernel fast path; see bind_number_slots.cpp.
+
+    Installed after the Python-level methods: assigning `cls.__add__` later would make CPython
+    replace the slot with its generic one.
+    """
+    op = OPS[fname]
+    kinds = _dt.KIND_CATEGORIES[op.accepts]
+    mask = sum(1 << d.code for d in _dt.ALL_DTYPES if d.kind in kinds)
+    _native.install_number_slot(cls, _SLOT_NAMES[dunder], _native.kernel(op.kernel), mask,
+                                forward, reflected)
 
 
 def _install_fast(cls, dunder, fname, fallback):

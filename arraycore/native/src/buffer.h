@@ -32,6 +32,9 @@ class Buffer {
       : data_(data), nbytes_(nbytes), owned_(owned), writeable_(writeable),
         release_(std::move(release)) {}
 
+ protected:
+  void set_data(void* data) { data_ = data; }
+
  private:
   void* data_;
   size_t nbytes_;

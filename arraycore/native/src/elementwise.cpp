@@ -29,14 +29,16 @@ Walk make_walk(const std::vector<const NdArray*>& ops) {
   const int nd = out.ndim();
   // Axis order: by the output's stride, largest outermost, so the inner loop walks the output
   // contiguously.  Stable, so C-ordered outputs keep their order.
-  std::vector<int> axes;
+  int axes_buf[64];
+  int naxes = 0;
   for (int i = 0; i < nd; ++i)
-    if (out.shape[i] != 1) axes.push_back(i);
-  std::stable_sort(axes.begin(), axes.end(), [&](int a, int b) {
+    if (out.shape[i] != 1) axes_buf[naxes++] = i;
+  std::stable_sort(axes_buf, axes_buf + naxes, [&](int a, int b) {
     return std::abs(out.strides[a]) > std::abs(out.strides[b]);
   });
   for (int k = 0; k < w.nops; ++k) w.base[k] = ops[k]->data();
-  for (int a : axes) {
+  for (int ai = 0; ai < naxes; ++ai) {
+    const int a = axes_buf[ai];
     int d = w.ndim;
     // Merge with the previous (outer) dim when every operand steps through both as one.
     if (d > 0) {
@@ -152,6 +154,22 @@ void run_elementwise(LoopFn loop, const std::vector<const NdArray*>& operands,
   const NdArray& out = *operands[0];
   const int64_t n = out.numel();
   if (n == 0) return;
+  // Small, all-contiguous operands (the common small-array case): one call, no walk.
+  if (n < 2 * kBaseGrain) {
+    bool contiguous = true;
+    for (const NdArray* op : operands)
+      contiguous = contiguous && op->shape == out.shape && op->is_c_contiguous();
+    if (contiguous) {
+      char* ptrs[kMaxOperands];
+      int64_t strides[kMaxOperands];
+      for (size_t k = 0; k < operands.size(); ++k) {
+        ptrs[k] = operands[k]->data();
+        strides[k] = static_cast<int64_t>(operands[k]->itemsize());
+      }
+      loop(ptrs, strides, n);
+      return;
+    }
+  }
   Walk w = make_walk(operands);
   if (wants_tiles(w)) {
     const int last = w.ndim - 1;

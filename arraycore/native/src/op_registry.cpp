@@ -34,51 +34,69 @@ std::vector<const Kernel*> KernelRegistry::all() const {
 
 namespace {
 
-DType common_input_dtype(const Kernel& k, const std::vector<NdArray>& inputs) {
-  if (static_cast<int>(inputs.size()) != k.arity)
+DType common_input_dtype(const Kernel& k, const NdArray* const* inputs, int n) {
+  if (n != k.arity)
     throw TypeError(k.name + ": expected " + std::to_string(k.arity) + " inputs, got " +
-                    std::to_string(inputs.size()));
-  DType dt = inputs[0].dtype;
-  for (const auto& a : inputs)
-    if (a.dtype != dt)
+                    std::to_string(n));
+  DType dt = inputs[0]->dtype;
+  for (int i = 1; i < n; ++i)
+    if (inputs[i]->dtype != dt)
       throw TypeError(k.name + ": kernel inputs must share one dtype, got " +
-                      dtype_name(dt) + " and " + dtype_name(a.dtype));
+                      dtype_name(dt) + " and " + dtype_name(inputs[i]->dtype));
   if (!k.supports(dt))
     throw TypeError(k.name + ": not supported for dtype " + dtype_name(dt));
   return dt;
 }
 
-Shape broadcast_inputs(const Kernel& k, const std::vector<NdArray>& inputs) {
-  if (inputs.size() == 1) return inputs[0].shape;
-  if (inputs.size() == 2 && inputs[0].shape == inputs[1].shape) return inputs[0].shape;
+Shape broadcast_inputs(const Kernel& k, const NdArray* const* inputs, int n) {
+  bool same = true;
+  for (int i = 1; i < n; ++i) same = same && inputs[i]->shape == inputs[0]->shape;
+  if (same) return inputs[0]->shape;
   std::vector<Shape> shapes;
-  for (const auto& a : inputs) shapes.push_back(a.shape);
+  for (int i = 0; i < n; ++i) shapes.push_back(inputs[i]->shape);
   return broadcast_shapes(shapes, k.name.c_str());
+}
+
+std::vector<const NdArray*> pointers(const std::vector<NdArray>& inputs) {
+  std::vector<const NdArray*> p;
+  for (const auto& a : inputs) p.push_back(&a);
+  return p;
 }
 
 }  // namespace
 
 NdArray apply_kernel(const Kernel& k, const std::vector<NdArray>& inputs) {
-  DType dt = common_input_dtype(k, inputs);
-  Shape shape = broadcast_inputs(k, inputs);
+  auto p = pointers(inputs);
+  return apply_kernel(k, p.data(), static_cast<int>(p.size()));
+}
+
+NdArray apply_kernel(const Kernel& k, const NdArray* const* inputs, int n) {
+  DType dt = common_input_dtype(k, inputs, n);
+  Shape shape = broadcast_inputs(k, inputs, n);
   DType out_dt = static_cast<DType>(k.out_dtype[dtype_index(dt)]);
   // Output layout follows the first full-shape input (NumPy's order='K'), so elementwise ops
   // on transposed arrays stay contiguous walks.
   const NdArray* like = nullptr;
-  for (const auto& a : inputs)
-    if (a.shape == shape) { like = &a; break; }
+  for (int i = 0; i < n && !like; ++i)
+    if (inputs[i]->shape == shape) like = inputs[i];
   NdArray out = like ? empty_like_layout(*like, shape, out_dt) : empty(shape, out_dt);
-  std::vector<NdArray> views;
-  views.reserve(inputs.size());
-  std::vector<const NdArray*> ops{&out};
-  for (const auto& a : inputs) views.push_back(broadcast_to(a, shape, k.name.c_str()));
-  for (const auto& v : views) ops.push_back(&v);
-  run_elementwise(k.loops[dtype_index(dt)], ops, k.cost);
+  const NdArray* ops[4] = {&out, nullptr, nullptr, nullptr};
+  NdArray views[3];  // broadcast views, only for inputs that need one
+  for (int i = 0; i < n; ++i) {
+    if (inputs[i]->shape == shape) {
+      ops[i + 1] = inputs[i];
+    } else {
+      views[i] = broadcast_to(*inputs[i], shape, k.name.c_str());
+      ops[i + 1] = &views[i];
+    }
+  }
+  run_elementwise(k.loops[dtype_index(dt)], std::vector<const NdArray*>(ops, ops + n + 1), k.cost);
   return out;
 }
 
 void apply_kernel_into(const Kernel& k, const NdArray& out, const std::vector<NdArray>& inputs) {
-  DType dt = common_input_dtype(k, inputs);
+  auto p = pointers(inputs);
+  DType dt = common_input_dtype(k, p.data(), static_cast<int>(p.size()));
   DType out_dt = static_cast<DType>(k.out_dtype[dtype_index(dt)]);
   if (out.dtype != out_dt)
     throw TypeError(k.name + ": output dtype " + dtype_name(out.dtype) + " does not match " +

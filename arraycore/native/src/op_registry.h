@@ -40,6 +40,8 @@ class KernelRegistry {
 // broadcast together, and the result is a fresh array.  Throws TypeError when the kernel has
 // no loop for the dtype and ValueError when shapes do not broadcast.
 NdArray apply_kernel(const Kernel& k, const std::vector<NdArray>& inputs);
+// Same, for inputs passed by pointer (the bindings' hot path: no NdArray copies).
+NdArray apply_kernel(const Kernel& k, const NdArray* const* inputs, int n);
 // Same, writing into `out` (an existing view of the broadcast shape and of the kernel's
 // output dtype, e.g. for `x += y`).  Handles overlapping operands like NumPy.
 void apply_kernel_into(const Kernel& k, const NdArray& out, const std::vector<NdArray>& inputs);

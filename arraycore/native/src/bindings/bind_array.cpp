@@ -22,7 +22,34 @@ py::object tolist_rec(const NdArray& a, int dim, const char* ptr) {
   return out;
 }
 
+PyTypeObject* g_array_type = nullptr;
+const py::detail::type_info* g_array_tinfo = nullptr;
+
+void* move_construct(const void* p) {
+  return new NdArray(std::move(*const_cast<NdArray*>(static_cast<const NdArray*>(p))));
+}
+void* copy_construct(const void* p) { return new NdArray(*static_cast<const NdArray*>(p)); }
+
 }  // namespace
+
+void cache_array_type(py::handle cls) {
+  g_array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  g_array_tinfo = py::detail::get_type_info(typeid(NdArray));
+}
+
+PyObject* array_type_object() { return reinterpret_cast<PyObject*>(g_array_type); }
+
+const NdArray* as_exact_array(py::handle h) {
+  if (Py_TYPE(h.ptr()) != g_array_type) return nullptr;
+  auto* inst = reinterpret_cast<py::detail::instance*>(h.ptr());
+  return static_cast<const NdArray*>(inst->get_value_and_holder(g_array_tinfo).value_ptr());
+}
+
+py::object wrap_array(NdArray&& a) {
+  return py::reinterpret_steal<py::object>(py::detail::type_caster_generic::cast(
+      &a, py::return_value_policy::move, py::handle(), g_array_tinfo, &copy_construct,
+      &move_construct));
+}
 
 void bind_array(py::module_& m) {
   py::class_<NdArray> cls(m, "Array", py::buffer_protocol());
@@ -79,6 +106,7 @@ void bind_array(py::module_& m) {
            },
            "Copies src (broadcast, cast) into this view.");
   define_buffer_export(cls);
+  cache_array_type(cls);
 }
 
 }  // namespace arraycore::native::bindings

@@ -9,14 +9,15 @@ namespace {
 
 template <class... A>
 NdArray apply(const Kernel& k, const A&... a) {
-  std::vector<NdArray> in{a...};
-  int64_t n = 0;
-  for (const auto& x : in) n = std::max(n, x.numel());
-  if (n >= kReleaseGilElements) {
+  const NdArray* in[] = {&a...};
+  constexpr int n = sizeof...(A);
+  int64_t size = 0;
+  for (const NdArray* x : in) size = std::max(size, x->numel());
+  if (size >= kReleaseGilElements) {
     py::gil_scoped_release nogil;
-    return apply_kernel(k, in);
+    return apply_kernel(k, in, n);
   }
-  return apply_kernel(k, in);
+  return apply_kernel(k, in, n);
 }
 
 }  // namespace
@@ -59,12 +60,10 @@ void bind_ops(py::module_& m) {
     const Kernel* kp = &k;
     py::cpp_function method(
         [kp, accepted_mask, fallback](py::handle self, py::handle other) -> py::object {
-          if (py::isinstance<NdArray>(other) && py::isinstance<NdArray>(self)) {
-            const NdArray& a = self.cast<const NdArray&>();
-            const NdArray& b = other.cast<const NdArray&>();
-            if (a.dtype == b.dtype && ((accepted_mask >> dtype_index(a.dtype)) & 1))
-              return py::cast(apply(*kp, a, b));
-          }
+          const NdArray* a = as_exact_array(self);
+          const NdArray* b = as_exact_array(other);
+          if (a && b && a->dtype == b->dtype && ((accepted_mask >> dtype_index(a->dtype)) & 1))
+            return wrap_array(apply(*kp, *a, *b));
           return fallback(self, other);
         },
         py::name(dunder.c_str()), py::is_method(cls));

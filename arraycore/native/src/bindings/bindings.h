@@ -28,13 +28,22 @@ DType dtype_from_code(int code, const char* who);
 py::object element_to_python(DType dt, const char* ptr);
 void python_to_element(py::handle value, DType dt, char* ptr, const char* who);
 
+// Fast Array <-> Python conversions for the hot paths (operators).  pybind11 finds a class's
+// type info by hashing the C++ type name on every cast, which was a fifth of a small-array op;
+// these use the type info looked up once when the class is registered.
+const NdArray* as_exact_array(py::handle h);  // nullptr unless h's type is exactly Array
+py::object wrap_array(NdArray&& a);
+void cache_array_type(py::handle cls);
+PyObject* array_type_object();                 // the Array type (borrowed)
+
 // Below this many elements a kernel keeps the GIL: releasing it costs more than the work.
 constexpr int64_t kReleaseGilElements = 1 << 14;
 
 void bind_array(py::module_& m);
 void bind_ops(py::module_& m);
 void bind_creation(py::module_& m);
-void bind_interop(py::module_& m);                          // DLPack, buffer import
+void bind_interop(py::module_& m);
+void bind_number_slots(py::module_& m);                     // nb_add, ... (operators)                          // DLPack, buffer import
 void bind_dlpack(py::module_& m);                           // DLPack capsules
 void bind_buffer_import(py::module_& m);                    // PEP 3118 import
 void bind_factories(py::module_& m);                        // arange, linspace, eye, tri

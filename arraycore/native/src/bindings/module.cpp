@@ -78,6 +78,7 @@ PYBIND11_MODULE(_native, m) {
   bind_ops(m);
   bind_creation(m);
   bind_interop(m);
+  bind_number_slots(m);
   bind_dlpack(m);
   bind_buffer_import(m);
   bind_factories(m);
