@@ -22,9 +22,9 @@ struct Walk {
   char* base[kMaxOperands];
 };
 
-Walk make_walk(const std::vector<const NdArray*>& ops) {
+Walk make_walk(const NdArray* const* ops, int nops) {
   Walk w;
-  w.nops = static_cast<int>(ops.size());
+  w.nops = nops;
   const NdArray& out = *ops[0];
   const int nd = out.ndim();
   // Axis order: by the output's stride, largest outermost, so the inner loop walks the output
@@ -149,7 +149,7 @@ void run_tiles(LoopFn loop, const Walk& w, int64_t begin, int64_t end) {
 
 }  // namespace
 
-void run_elementwise(LoopFn loop, const std::vector<const NdArray*>& operands,
+void run_elementwise(LoopFn loop, const NdArray* const* operands, int nops,
                      double cost_per_element) {
   const NdArray& out = *operands[0];
   const int64_t n = out.numel();
@@ -157,12 +157,12 @@ void run_elementwise(LoopFn loop, const std::vector<const NdArray*>& operands,
   // Small, all-contiguous operands (the common small-array case): one call, no walk.
   if (n < 2 * kBaseGrain) {
     bool contiguous = true;
-    for (const NdArray* op : operands)
-      contiguous = contiguous && op->shape == out.shape && op->is_c_contiguous();
+    for (int k = 0; k < nops; ++k)
+      contiguous = contiguous && operands[k]->shape == out.shape && operands[k]->is_c_contiguous();
     if (contiguous) {
       char* ptrs[kMaxOperands];
       int64_t strides[kMaxOperands];
-      for (size_t k = 0; k < operands.size(); ++k) {
+      for (int k = 0; k < nops; ++k) {
         ptrs[k] = operands[k]->data();
         strides[k] = static_cast<int64_t>(operands[k]->itemsize());
       }
@@ -170,7 +170,7 @@ void run_elementwise(LoopFn loop, const std::vector<const NdArray*>& operands,
       return;
     }
   }
-  Walk w = make_walk(operands);
+  Walk w = make_walk(operands, nops);
   if (wants_tiles(w)) {
     const int last = w.ndim - 1;
     int64_t tiles = ((w.shape[last - 1] + kTile - 1) / kTile) * ((w.shape[last] + kTile - 1) / kTile);

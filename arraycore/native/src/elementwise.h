@@ -21,7 +21,11 @@ using LoopFn = void (*)(char** ptrs, const int64_t* byte_strides, int64_t n);
 // Runs `loop` over every element.  operands[0] is the output; every operand has exactly the
 // iteration shape `operands[0].shape` (inputs broadcast beforehand).  Parallel over the pool
 // when large.  `cost_per_element` scales the parallel grain (1 = a cheap op like add).
-void run_elementwise(LoopFn loop, const std::vector<const NdArray*>& operands,
+void run_elementwise(LoopFn loop, const NdArray* const* operands, int nops,
                      double cost_per_element = 1.0);
+inline void run_elementwise(LoopFn loop, const std::vector<const NdArray*>& operands,
+                            double cost_per_element = 1.0) {
+  run_elementwise(loop, operands.data(), static_cast<int>(operands.size()), cost_per_element);
+}
 
 }  // namespace arraycore::native

@@ -90,7 +90,7 @@ NdArray apply_kernel(const Kernel& k, const NdArray* const* inputs, int n) {
       ops[i + 1] = &views[i];
     }
   }
-  run_elementwise(k.loops[dtype_index(dt)], std::vector<const NdArray*>(ops, ops + n + 1), k.cost);
+  run_elementwise(k.loops[dtype_index(dt)], ops, n + 1, k.cost);
   return out;
 }
 
