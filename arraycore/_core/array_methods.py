@@ -135,18 +135,15 @@ def _install_slot(cls, dunder, fname, forward, reflected):
     replace the slot with its generic one.
     """
     op = OPS[fname]
-    kinds = _dt.KIND_CATEGORIES[op.accepts]
-    mask = sum(1 << d.code for d in _dt.ALL_DTYPES if d.kind in kinds)
-    _native.install_number_slot(cls, _SLOT_NAMES[dunder], _native.kernel(op.kernel), mask,
-                                forward, reflected)
+    _native.install_number_slot(cls, _SLOT_NAMES[dunder], _native.kernel(op.kernel),
+                                _dt.category_mask(op.accepts), forward, reflected)
 
 
 def _install_fast(cls, dunder, fname, fallback):
     """Binary operator with a native fast path for same-dtype arrays (bind_ops.cpp)."""
     op = OPS[fname]
-    kinds = _dt.KIND_CATEGORIES[op.accepts]
-    mask = sum(1 << d.code for d in _dt.ALL_DTYPES if d.kind in kinds)
-    _native.install_fast_binary(cls, dunder, _native.kernel(op.kernel), mask, fallback)
+    _native.install_fast_binary(cls, dunder, _native.kernel(op.kernel),
+                                _dt.category_mask(op.accepts), fallback)
 
 
 def _rebuild(values, dtype_name, shape):

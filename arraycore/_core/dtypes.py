@@ -12,7 +12,7 @@ __all__ = [
     "DType", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "ALL_DTYPES", "BY_CODE", "BY_NAME",
     "default_float", "default_int", "default_complex", "promote_types", "promote_with_scalar",
-    "KIND_CATEGORIES", "in_category",
+    "KIND_CATEGORIES", "STANDARD_KINDS", "category_mask", "in_category",
 ]
 
 
@@ -90,6 +90,19 @@ KIND_CATEGORIES = {
     "real": "biuf",
     "any": "biufc",
 }
+
+
+# The kind names the standard's isdtype and __array_namespace_info__().dtypes(kind=) accept.
+STANDARD_KINDS = {
+    "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
+    "real floating": "f", "complex floating": "c", "numeric": "iufc",
+}
+
+
+def category_mask(category: str) -> int:
+    """Bit mask of dtype codes in a category (for the engine's fast paths)."""
+    kinds = KIND_CATEGORIES[category]
+    return sum(1 << d.code for d in ALL_DTYPES if d.kind in kinds)
 
 
 def in_category(dtype: DType, category: str) -> bool:

@@ -94,10 +94,7 @@ def iinfo(type, /):
     return iinfo_object(d.bits, (1 << d.bits) - 1, 0, d)
 
 
-_ISDTYPE_KINDS = {
-    "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
-    "real floating": "f", "complex floating": "c", "numeric": "iufc",
-}
+_ISDTYPE_KINDS = _dt.STANDARD_KINDS
 
 
 def isdtype(dtype, kind):

@@ -7,10 +7,7 @@ from .._core.device import CPU, as_device
 
 __all__ = ["__array_namespace_info__"]
 
-_KINDS = {
-    "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
-    "real floating": "f", "complex floating": "c", "numeric": "iufc",
-}
+_KINDS = _dt.STANDARD_KINDS
 
 
 class Info:
