@@ -39,6 +39,18 @@ PyObject* array_type_object();                 // the Array type (borrowed)
 // Below this many elements a kernel keeps the GIL: releasing it costs more than the work.
 constexpr int64_t kReleaseGilElements = 1 << 14;
 
+// Binding files of op families register themselves (like kernels do) so adding a family
+// touches no shared file:   AC_BINDINGS(reductions) { m.def("sum", ...); }
+// They run after the core bindings below, in no particular order.
+using Binder = void (*)(py::module_&);
+int register_binder(Binder binder);
+void run_registered_binders(py::module_& m);
+#define AC_BINDINGS(tag)                                                               \
+  static void ac_bind_##tag(::arraycore::native::bindings::py::module_& m);           \
+  [[maybe_unused]] static const int ac_binder_##tag =                                  \
+      ::arraycore::native::bindings::register_binder(&ac_bind_##tag);                  \
+  static void ac_bind_##tag(::arraycore::native::bindings::py::module_& m)
+
 void bind_array(py::module_& m);
 void bind_ops(py::module_& m);
 void bind_creation(py::module_& m);

@@ -1,5 +1,7 @@
 #include <pybind11/pybind11.h>
 
+#include <vector>
+
 #include "../allocator.h"
 #include "../errors.h"
 #include "../thread_pool.h"
@@ -11,7 +13,21 @@ namespace {
 PyObject* g_dtypes[kNumDTypes] = {};
 PyObject* g_cpu_device = nullptr;
 
+std::vector<Binder>& binders() {
+  static std::vector<Binder>* b = new std::vector<Binder>();
+  return *b;
+}
+
 }  // namespace
+
+int register_binder(Binder binder) {
+  binders().push_back(binder);
+  return 0;
+}
+
+void run_registered_binders(py::module_& m) {
+  for (Binder b : binders()) b(m);
+}
 
 py::handle dtype_object(DType dt) {
   PyObject* o = g_dtypes[dtype_index(dt)];
@@ -79,6 +95,7 @@ PYBIND11_MODULE(_native, m) {
   bind_creation(m);
   bind_interop(m);
   bind_number_slots(m);
+  run_registered_binders(m);
   bind_dlpack(m);
   bind_buffer_import(m);
   bind_factories(m);

@@ -1,0 +1,3 @@
+"""L2: the standard's indexing_functions functions."""
+
+__all__ = []

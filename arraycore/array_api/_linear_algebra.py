@@ -1,0 +1,3 @@
+"""L2: the standard's linear_algebra functions."""
+
+__all__ = []

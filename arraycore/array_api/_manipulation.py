@@ -1,0 +1,3 @@
+"""L2: the standard's manipulation functions."""
+
+__all__ = []

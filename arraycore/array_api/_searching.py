@@ -1,0 +1,3 @@
+"""L2: the standard's searching functions."""
+
+__all__ = []

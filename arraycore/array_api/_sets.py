@@ -1,0 +1,3 @@
+"""L2: the standard's sets functions."""
+
+__all__ = []

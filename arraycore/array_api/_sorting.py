@@ -1,0 +1,3 @@
+"""L2: the standard's sorting functions."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""L2: the standard's statistics functions."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""L2: the standard's utility functions."""
+
+__all__ = []
