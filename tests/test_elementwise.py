@@ -124,6 +124,7 @@ def test_shapes_that_do_not_broadcast(op, dtype):
 SPECIAL_DEVIATIONS = {
     ("expm1", "c"): "C99/NumPy give nan imaginary parts where the standard gives 0",
     ("sign", "c"): "the standard makes any NaN part give nan+nanj; NumPy gives 1+0j for inf+nanj",
+    ("floor_divide", "f"): "the standard gives inf // 2 = inf and 1 // -inf = -0; NumPy nan, -1",
 }
 
 
@@ -163,6 +164,26 @@ STANDARD_SPECIAL_CASES = [
     ("tanh", complex(INF, NAN), complex(1.0, 0.0)),
     ("atanh", complex(1.0, 0.0), complex(INF, 0.0)),
 ]
+
+
+REAL_SPECIAL_CASES = [  # (function, x1, x2, the standard's result)
+    ("floor_divide", INF, 2.0, INF),
+    ("floor_divide", INF, -2.0, -INF),
+    ("floor_divide", -INF, 2.0, -INF),
+    ("floor_divide", 1.0, -INF, -0.0),
+    ("floor_divide", -1.0, INF, -0.0),
+    ("floor_divide", 1.0, INF, 0.0),
+    ("floor_divide", 7.0, 2.0, 3.0),
+    ("floor_divide", -7.0, 2.0, -4.0),
+]
+
+
+@pytest.mark.parametrize("dtype", [ac.float32, ac.float64], ids=["f32", "f64"])
+@pytest.mark.parametrize("name,a,b,want", REAL_SPECIAL_CASES,
+                         ids=[f"{n}({a},{b})" for n, a, b, _ in REAL_SPECIAL_CASES])
+def test_standard_real_special_cases_where_numpy_differs(name, a, b, want, dtype):
+    got = float(getattr(ac, name)(ac.asarray(a, dtype=dtype), ac.asarray(b, dtype=dtype)))
+    assert got == want and np.signbit(got) == np.signbit(want), f"{name}({a}, {b}) = {got}"
 
 
 @pytest.mark.parametrize("dtype", [ac.complex64, ac.complex128], ids=["c64", "c128"])

@@ -85,11 +85,17 @@ struct Divide {
   }
 };
 
-// NumPy's float divmod: fmod, then move the remainder to the divisor's sign.  Infinite
-// dividends give NaN (Python's and NumPy's answer; the standard prefers floor(x1 / x2) = +-inf
-// for floor_divide but explicitly allows NaN).
+// NumPy's float divmod: fmod, then move the remainder to the divisor's sign; floor_divide
+// follows the standard's special cases for infinite operands (see below), remainder NumPy's.
 template <class T> inline T float_floor_div(T a, T b) {
   if (b == 0) return a / b;  // +-inf, or nan for 0/0 and nan/0
+  // The standard's special cases where fmod-based floor division (NumPy's) gives nan or -1:
+  // inf // finite is a signed inf, and finite // inf is a signed zero (-0 for opposite signs).
+  if (std::isinf(a) && std::isfinite(b)) return std::signbit(a) != std::signbit(b)
+                                                     ? -std::numeric_limits<T>::infinity()
+                                                     : std::numeric_limits<T>::infinity();
+  if (std::isfinite(a) && std::isinf(b) && a != 0) return std::signbit(a) != std::signbit(b)
+                                                              ? T(-0.0) : T(0.0);
   T mod = std::fmod(a, b);
   T div = (a - mod) / b;
   if (mod != 0) {
