@@ -11,9 +11,11 @@
 // Note [Batches]
 // Batch dimensions broadcast as stride-0 dimensions.  When x2 is the same matrix for every
 // batch item and x1's batch and row dimensions form one run of rows (a row-major stack), the
-// whole batch is one gemm with m * batch rows.  Otherwise one gemm per item: small items
-// (m*n*k <= 64^3, where OpenBLAS itself runs single-threaded) are spread over the engine's
-// pool; larger ones run in order and OpenBLAS threads each one.
+// whole batch is one gemm with m * batch rows.  Otherwise one gemm per item.  With several
+// threads, the items are spread over the engine's pool with OpenBLAS single-threaded inside
+// when they are small (m*n*k <= 64^3, where OpenBLAS runs single-threaded by itself) or at
+// least as many as the threads; only a few large items run in order with OpenBLAS threading
+// each (waking OpenBLAS's pool per small item costs more than it gains on a loaded machine).
 //
 // Integer dtypes use a native i-k-j loop: a block of the output row is accumulated in a
 // small buffer while rows of x2 stream through it (unit stride, vectorized), in unsigned
@@ -173,6 +175,34 @@ void native_matmul(const T* a, int64_t sa0, int64_t sa1, const T* b, int64_t sb0
 
 constexpr int64_t kSmallProduct = 64 * 64 * 64;  // OpenBLAS's own single-thread cut
 
+std::mutex g_blas_threads_mu;
+std::atomic<int> g_blas_threads{0};  // what OpenBLAS was last told outside guarded regions
+
+// Runs OpenBLAS with one thread for the guard's lifetime (items of a batch spread over the
+// engine's pool), then restores the pool's count.  OpenBLAS has no per-caller setting in a
+// pthreads build; a concurrent product elsewhere meanwhile runs single-threaded (slower, not
+// wrong), and concurrent guards are serialized.
+class BlasSingleThreaded {
+ public:
+  explicit BlasSingleThreaded(bool active) : active_(active) {
+    if (!active_) return;
+    g_blas_threads_mu.lock();
+    blas::scipy_openblas_set_num_threads(1);
+  }
+  ~BlasSingleThreaded() {
+    if (!active_) return;
+    int want = num_threads();
+    blas::scipy_openblas_set_num_threads(want);
+    g_blas_threads.store(want);
+    g_blas_threads_mu.unlock();
+  }
+  BlasSingleThreaded(const BlasSingleThreaded&) = delete;
+  BlasSingleThreaded& operator=(const BlasSingleThreaded&) = delete;
+
+ private:
+  bool active_;
+};
+
 template <class T>
 void run_blas(MatOperand& A, MatOperand& B, const Shape& batch, int64_t nbatch, T* out,
               int64_t m, int64_t n, int64_t k) {
@@ -220,7 +250,11 @@ void run_blas(MatOperand& A, MatOperand& B, const Shape& batch, int64_t nbatch, 
          out + i * item, ldc);
   };
   const int64_t mnk = m * n * k;
-  if (nbatch > 1 && mnk <= kSmallProduct && num_threads() > 1) {
+  const int threads = num_threads();
+  const bool small = mnk <= kSmallProduct;
+  if (nbatch > 1 && threads > 1 && (small || nbatch >= threads)) {
+    // Over the batch on the engine's pool, OpenBLAS single-threaded inside (Note [Batches]).
+    BlasSingleThreaded guard(!small);
     int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(mnk, 1));
     parallel_for(nbatch, grain, [&](int64_t b0, int64_t b1) {
       for (int64_t i = b0; i < b1; ++i) one(i);
@@ -259,9 +293,6 @@ void run_native(MatOperand& A, MatOperand& B, const Shape& batch, int64_t nbatch
     }
   });
 }
-
-std::mutex g_blas_threads_mu;
-std::atomic<int> g_blas_threads{0};
 
 }  // namespace
 
