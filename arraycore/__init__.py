@@ -40,6 +40,7 @@ def get_num_threads() -> int:
 def set_num_threads(n: int) -> None:
     """Sets the engine's worker pool size (1 keeps all work on the calling thread)."""
     _native.set_num_threads(n)
+    _native.sync_blas_threads()  # OpenBLAS follows the pool (its idle threads spin)
 
 
 __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_threads",

@@ -94,6 +94,9 @@ def install(ns) -> None:
             _install_fast(A, f"__{dunder}__", fname, binop(fname)[0])
     A.__hash__ = None  # == is elementwise, so arrays are unhashable (as in NumPy and JAX)
 
+    if hasattr(ns, "matmul"):
+        _install_matmul(A, ns)
+
     A.__neg__ = lambda self: ns.negative(self)  # looked up per call: defined in ns
     A.__pos__ = lambda self: ns.positive(self)
     A.__abs__ = lambda self: ns.abs(self)
@@ -144,6 +147,37 @@ def _install_fast(cls, dunder, fname, fallback):
     op = OPS[fname]
     _native.install_fast_binary(cls, dunder, _native.kernel(op.kernel),
                                 _dt.category_mask(op.accepts), fallback)
+
+
+def _install_matmul(cls, ns):
+    """`@`, reflected `@` and `@=` (matmul takes arrays only: anything else is NotImplemented,
+    so Python raises TypeError).  `x @= y` needs the result to keep x's dtype (TypeError) and
+    shape (ValueError), and writes it into x."""
+    matmul = ns.matmul
+
+    def forward(self, other):
+        return matmul(self, other) if isinstance(other, Array) else NotImplemented
+
+    def reflected(self, other):
+        return matmul(other, self) if isinstance(other, Array) else NotImplemented
+
+    def inplace(self, other):
+        if not isinstance(other, Array):
+            return NotImplemented
+        d1, d2 = self.dtype, other.dtype
+        if d1.kind in "iufc" and d2.kind in "iufc" and _dt.promote_types(d1, d2) is not d1:
+            raise TypeError(f"matmul: in-place result would have dtype "
+                            f"{_dt.promote_types(d1, d2)}, not the array's dtype {d1}")
+        result = matmul(self, other)
+        if result.shape != self.shape:
+            raise ValueError(f"matmul: in-place result would have shape {result.shape}, not "
+                             f"the array's shape {self.shape}")
+        self._copy_from(result)
+        return self
+
+    cls.__matmul__ = forward
+    cls.__rmatmul__ = reflected
+    cls.__imatmul__ = inplace
 
 
 def _rebuild(values, dtype_name, shape):
