@@ -233,6 +233,35 @@ void check_indices(const Plan& p, const std::vector<int>& axes, const char* who)
 
 constexpr int64_t kTile = 256;
 
+// The loop of take on contiguous data.  Kept scalar on purpose: vector gathers are slower
+// than scalar loads on the CPUs we measured, and the loads of random indices are what costs.
+// A prefetch a few iterations ahead overlaps the cache misses of consecutive indices.
+template <class T>
+__attribute__((noinline, optimize("no-tree-vectorize"))) bool gather_contiguous(
+    T* __restrict op, const T* __restrict s, const int64_t* __restrict q, int64_t n,
+    int64_t na) {
+  bool b = false;
+  constexpr int64_t kAhead = 16;
+  int64_t j = 0;
+  for (; j + kAhead < n; ++j) {
+    const int64_t w = q[j + kAhead];
+    if (static_cast<uint64_t>(w) < static_cast<uint64_t>(na)) __builtin_prefetch(s + w);
+    int64_t v = q[j];
+    v += v < 0 ? na : 0;
+    const bool e = static_cast<uint64_t>(v) >= static_cast<uint64_t>(na);
+    b |= e;
+    op[j] = s[e ? 0 : v];
+  }
+  for (; j < n; ++j) {
+    int64_t v = q[j];
+    v += v < 0 ? na : 0;
+    const bool e = static_cast<uint64_t>(v) >= static_cast<uint64_t>(na);
+    b |= e;
+    op[j] = s[e ? 0 : v];
+  }
+  return b;
+}
+
 // Element offsets into the indexed array for `len` positions of B; returns false when an
 // index is out of range (its offset is then 0).
 inline bool tile_offsets(const Plan& p, const int64_t* o, int64_t len, int64_t* off) {
@@ -273,13 +302,7 @@ void gather_typed(const NdArray& src, const Plan& p, const NdArray& out,
         const int64_t na = p.axis_size[0], sa = p.axis_stride[0];
         bool b = false;
         if (is == 1 && os == 1 && sa == 1) {
-          for (int64_t j = 0; j < n; ++j) {
-            int64_t v = q[j];
-            v += v < 0 ? na : 0;
-            const bool e = static_cast<uint64_t>(v) >= static_cast<uint64_t>(na);
-            b |= e;
-            op[j] = s[e ? 0 : v];
-          }
+          b = gather_contiguous(op, s, q, n, na);
         } else {
           for (int64_t j = 0; j < n; ++j) {
             int64_t v = q[j * is];
@@ -431,6 +454,18 @@ void mask_move(const NdArray& x, const NdArray& mask, const NdArray& y, const Ma
              T* xq = xp + o[1];
              const int64_t ms = p.ms.empty() ? 0 : p.ms.back();
              const int64_t xs = p.xs.empty() ? 0 : p.xs.back();
+             if (!kSelect && p.R.empty() && p.ystep == 0) {
+               // x[mask] = scalar: a blend, no counter; vectorizes when contiguous.
+               const uint8_t* u = reinterpret_cast<const uint8_t*>(q);
+               const T val = yp[0];
+               if (ms == 1 && xs == 1) {
+                 for (int64_t j = 0; j < n; ++j) xq[j] = u[j] ? val : xq[j];
+               } else {
+                 for (int64_t j = 0; j < n; ++j)
+                   if (u[j * ms]) xq[j * xs] = val;
+               }
+               return;
+             }
              if (kSelect && p.R.empty() && p.ystep == 1) {
                // Branch-free compaction: always store, advance on true.  Stops once every
                // true element of the chunk is placed, so it never writes past the chunk.
