@@ -309,21 +309,24 @@ def test_invalid_index_types(pair, key):
         x[key]
 
 
-def test_integer_array_index_not_implemented_yet_issue_3(pair):
-    _, x = pair
+def test_integer_array_index(pair):
+    a, x = pair
+    assert_matches_numpy(x[ac.asarray([0, 1])], a[[0, 1]])
+    assert_matches_numpy(x[[0, -1, 0]], a[[0, -1, 0]])
+    assert_matches_numpy(x[0, ac.asarray([1, 2])], a[0, [1, 2]])
+    assert_matches_numpy(x[:, [1, 2], [0, -1]], a[:, [1, 2], [0, -1]])
+    assert_matches_numpy(x[[1, 2], :, [0, -1]], a[[1, 2], :, [0, -1]])
     with pytest.raises(IndexError):
-        x[ac.asarray([0, 1])]
-    with pytest.raises(IndexError):
-        x[[0, 1]]
-    with pytest.raises(IndexError):
-        x[0, ac.asarray([1, 2])]
+        x[[4]]
 
 
-def test_boolean_mask_index_not_implemented_yet_issue_3(pair):
-    _, x = pair
+def test_boolean_mask_index(pair):
+    a, x = pair
+    m = np.array([True, False, True, True])
+    assert_matches_numpy(x[ac.asarray(m)], a[m])
+    assert_matches_numpy(x[ac.ones(4, dtype=ac.bool)], a[np.ones(4, bool)])
+    assert_matches_numpy(x[ac.asarray(True)], a[np.asarray(True)])
+    assert_matches_numpy(x[True], a[True])
+    assert_matches_numpy(x[False], a[False])
     with pytest.raises(IndexError):
-        x[ac.ones(4, dtype=ac.bool)]
-    with pytest.raises(IndexError):
-        x[ac.asarray(True)]
-    with pytest.raises(IndexError):
-        x[True]
+        x[ac.ones(3, dtype=ac.bool)]

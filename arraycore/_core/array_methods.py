@@ -14,7 +14,7 @@ from ..native import _native
 from . import dtypes as _dt
 from .device import CPU, as_device
 from .formatting import format_array
-from .indexing import basic_view
+from .indexing import basic_view, getitem, setitem_advanced, _is_basic
 from .op_table import OPS
 
 Array = _native.Array
@@ -102,7 +102,7 @@ def install(ns) -> None:
     A.__abs__ = lambda self: ns.abs(self)
     A.__invert__ = lambda self: ns.bitwise_invert(self)
 
-    A.__getitem__ = lambda self, key: basic_view(self, key)
+    A.__getitem__ = getitem
     A.__setitem__ = _setitem
     A.__bool__ = _to_scalar(bool, "__bool__")
     A.__int__ = _to_scalar(int, "__int__")
@@ -237,6 +237,8 @@ def _iter(self):
 
 
 def _setitem(self, key, value):
+    if not _is_basic(key):
+        return _setitem_advanced(self, key, value)
     view = basic_view(self, key, "__setitem__")
     d = self.dtype
     if type(value) in _SCALARS:
@@ -252,6 +254,23 @@ def _setitem(self, key, value):
         raise TypeError(f"__setitem__: cannot store values of dtype {value.dtype} in an array "
                         f"of dtype {d} without losing information")
     view._copy_from(value)
+
+
+def _setitem_advanced(self, key, value):
+    """x[int arrays / masks] = value: the same dtype rules as basic assignment."""
+    d = self.dtype
+    if type(value) in _SCALARS:
+        if _dt.promote_with_scalar(d, value) is not d:
+            raise TypeError(f"__setitem__: cannot store a Python {type(value).__name__} in an "
+                            f"array of dtype {d}")
+        value = _native.from_scalar(value, d.code)
+    elif not isinstance(value, Array):
+        raise TypeError(f"__setitem__: value must be an array or a Python scalar, got "
+                        f"{type(value).__name__}")
+    elif _dt.promote_types(d, value.dtype) is not d:
+        raise TypeError(f"__setitem__: cannot store values of dtype {value.dtype} in an array "
+                        f"of dtype {d} without losing information")
+    setitem_advanced(self, key, value)
 
 
 def _array(self, dtype=None, copy=None):

@@ -18,7 +18,7 @@ class Info:
     def capabilities(self):
         # Boolean-mask indexing and data-dependent output shapes (nonzero, unique) arrive
         # with the full Array API work.
-        return {"boolean indexing": False, "data-dependent shapes": False,
+        return {"boolean indexing": True, "data-dependent shapes": False,
                 "max dimensions": 64}
 
     def default_device(self):
