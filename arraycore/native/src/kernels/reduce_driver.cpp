@@ -42,7 +42,7 @@ namespace {
 
 constexpr int64_t kGrain = 1 << 16;     // elements of work below which the pool is not used
 constexpr int64_t kSegment = 1 << 16;   // elements per segment of one output's reduction
-constexpr int64_t kTileW = 2048;        // output tile width of outer reductions
+constexpr int64_t kTileBytes = 32768;    // accumulator bytes of an outer-reduction tile
 constexpr int64_t kRowBlock = 128;      // rows per block of blocked float sums
 constexpr int kMaxDims = 64;
 
@@ -185,6 +185,7 @@ void reduce_into(const ReduceLoops& L, const NdArray& a, const NdArray& out,
   Group kept, red;
   for (int d = 0; d < nd - 1; ++d) (dims[d].red ? red : kept).add(dims[d]);
   const int64_t nkept = kept.size(), nrows = red.size();
+  const int64_t kTileW = kTileBytes / static_cast<int64_t>(accsz);
   const int64_t ntiles = (inner.n + kTileW - 1) / kTileW;
   auto item = [&](int64_t it) {
     const int64_t k = it / ntiles, t = it % ntiles;

@@ -22,12 +22,14 @@ struct SumOp {
   static constexpr bool pairwise = true;
   template <class A> static A identity() { return A(0); }
   template <class A> static A f(A a, A b) { return a + b; }
+  template <class V> static V vf(V a, V b) { return a + b; }
   template <class A, class I> static A load(I x) { return static_cast<A>(x); }
 };
 struct ProdOp {
   static constexpr bool pairwise = false;
   template <class A> static A identity() { return A(1); }
   template <class A> static A f(A a, A b) { return a * b; }
+  template <class V> static V vf(V a, V b) { return a * b; }
   template <class A, class I> static A load(I x) { return static_cast<A>(x); }
 };
 // NaN-propagating max/min: once the accumulator is NaN it stays NaN (b > NaN is false), and a
@@ -39,6 +41,7 @@ struct MaxOp {
     else return std::numeric_limits<A>::lowest();
   }
   template <class A> static A f(A a, A b) { return (b > a || b != b) ? b : a; }
+  template <class V> static V vf(V a, V b) { return ((b > a) | (b != b)) ? b : a; }
   template <class A, class I> static A load(I x) { return x; }
 };
 struct MinOp {
@@ -48,6 +51,7 @@ struct MinOp {
     else return std::numeric_limits<A>::max();
   }
   template <class A> static A f(A a, A b) { return (b < a || b != b) ? b : a; }
+  template <class V> static V vf(V a, V b) { return ((b < a) | (b != b)) ? b : a; }
   template <class A, class I> static A load(I x) { return x; }
 };
 struct AllOp {
@@ -69,10 +73,43 @@ constexpr int kLanes = sizeof(Acc) >= 16 ? 8 : static_cast<int>(256 / sizeof(Acc
                                                    : static_cast<int>(256 / sizeof(Acc));
 constexpr int64_t kPairBlock = 2048;
 
+// Contiguous reduction in explicit 32-byte vectors (GCC/Clang vector extensions), 8 of them
+// in flight: the plain-array form below is not reliably kept in registers.
+template <class Op, class T>
+T vec_reduce(const T* p, int64_t n) {
+  typedef T V __attribute__((vector_size(32)));
+  constexpr int W = static_cast<int>(32 / sizeof(T));
+  constexpr int U = 8;
+  const T id = Op::template identity<T>();
+  V acc[U];
+  for (int u = 0; u < U; ++u) acc[u] = V{} + id;
+  int64_t i = 0;
+  for (; i + U * W <= n; i += U * W)
+    for (int u = 0; u < U; ++u) {
+      V x;
+      std::memcpy(&x, p + i + u * W, sizeof(V));
+      acc[u] = Op::vf(acc[u], x);
+    }
+  for (int w = U / 2; w >= 1; w /= 2)
+    for (int u = 0; u < w; ++u) acc[u] = Op::vf(acc[u], acc[u + w]);
+  T l[W];
+  std::memcpy(l, &acc[0], sizeof(V));
+  for (int w = W / 2; w >= 1; w /= 2)
+    for (int k = 0; k < w; ++k) l[k] = Op::f(l[k], l[k + w]);
+  T r = l[0];
+  for (; i < n; ++i) r = Op::f(r, p[i]);
+  return r;
+}
+
+template <class Op> constexpr bool kTruthOp = std::is_same_v<Op, AllOp> || std::is_same_v<Op, AnyOp>;
+
 // Reduction of n elements p[0], p[es], ... with kLanes accumulators.  ES = 1 (contiguous) is a
 // separate instantiation so its loads are plain vector loads.
 template <class Op, class In, class Acc, bool Contig>
 Acc lanes_reduce(const In* p, int64_t es, int64_t n) {
+  if constexpr (Contig && std::is_same_v<In, Acc> && std::is_arithmetic_v<Acc> &&
+                !std::is_same_v<Acc, bool> && !kTruthOp<Op>)
+    return vec_reduce<Op, Acc>(p, n);
   constexpr int L = kLanes<Acc>;
   if (Contig) es = 1;
   Acc l[L];
