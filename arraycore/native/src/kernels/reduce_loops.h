@@ -71,7 +71,7 @@ template <class Acc>
 constexpr int kLanes = sizeof(Acc) >= 16 ? 8 : static_cast<int>(256 / sizeof(Acc)) > 64
                                                    ? 64
                                                    : static_cast<int>(256 / sizeof(Acc));
-constexpr int64_t kPairBlock = 2048;
+constexpr int64_t kPairBlock = 8192;
 
 // Contiguous reduction in explicit 32-byte vectors (GCC/Clang vector extensions), 8 of them
 // in flight: the plain-array form below is not reliably kept in registers.
