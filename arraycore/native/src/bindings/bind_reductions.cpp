@@ -1,0 +1,45 @@
+// Bindings of the reductions family: _native.reduce and _native.cumulative.  Validation of
+// axes and dtypes happens in arraycore/array_api/_statistics.py; the engine re-checks axes.
+#include "../errors.h"
+#include "../reductions.h"
+#include "bindings.h"
+
+namespace arraycore::native::bindings {
+namespace {
+
+ReduceOp op_from_code(int code, const char* who) {
+  if (code < 0 || code >= kNumReduceOps) throw ValueError(std::string(who) + ": bad op code");
+  return static_cast<ReduceOp>(code);
+}
+
+}  // namespace
+
+AC_BINDINGS(reductions) {
+  m.def("reduce", [](int op, const NdArray& a, std::vector<int> axes, bool keepdims, int out_code,
+                     const std::string& who) {
+        const ReduceOp rop = op_from_code(op, who.c_str());
+        const DType out = dtype_from_code(out_code, who.c_str());
+        if (a.numel() >= kReleaseGilElements) {
+          py::gil_scoped_release nogil;
+          return reduce(rop, a, axes, keepdims, out, who.c_str());
+        }
+        return reduce(rop, a, axes, keepdims, out, who.c_str());
+      }, py::arg("op"), py::arg("x"), py::arg("axes"), py::arg("keepdims"), py::arg("dtype"),
+      py::arg("who"),
+      "Reduction (0 sum, 1 prod, 2 max, 3 min, 4 all, 5 any) of x over the given axes "
+      "(non-negative, unique) with result dtype code `dtype`.");
+  m.def("cumulative", [](int op, const NdArray& a, int axis, bool include_initial, int out_code,
+                         const std::string& who) {
+        const ReduceOp rop = op_from_code(op, who.c_str());
+        const DType out = dtype_from_code(out_code, who.c_str());
+        if (a.numel() >= kReleaseGilElements) {
+          py::gil_scoped_release nogil;
+          return cumulative(rop, a, axis, include_initial, out, who.c_str());
+        }
+        return cumulative(rop, a, axis, include_initial, out, who.c_str());
+      }, py::arg("op"), py::arg("x"), py::arg("axis"), py::arg("include_initial"),
+      py::arg("dtype"), py::arg("who"),
+      "Cumulative sum (op 0) or product (op 1) of x along a non-negative axis.");
+}
+
+}  // namespace arraycore::native::bindings
