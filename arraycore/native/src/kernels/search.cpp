@@ -9,6 +9,11 @@
 // number.
 #include <algorithm>
 #include <cstring>
+#include <limits>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "../elementwise.h"
 #include "../thread_pool.h"
@@ -28,6 +33,80 @@ template <class T, bool Max> inline bool better(T v, T acc) {
   }
 }
 
+#if defined(__AVX2__)
+template <class T> constexpr int kVecLanes = 32 / static_cast<int>(sizeof(T));
+
+// Max (min) of a[0..n) with NaN sticky (a NaN anywhere makes the result NaN), AVX2.
+// Needs n >= 4 lanes' worth; integer types fall back to the portable loop.
+template <class T, bool Max>
+T block_extreme_vec(const T* a, int64_t n) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    constexpr int L = kVecLanes<T>;
+    using V = std::conditional_t<std::is_same_v<T, float>, __m256, __m256d>;
+    auto loadv = [](const T* p) -> V {
+      if constexpr (std::is_same_v<T, float>) return _mm256_loadu_ps(p);
+      else return _mm256_loadu_pd(p);
+    };
+    auto ext = [](V x, V y) -> V {
+      if constexpr (std::is_same_v<T, float>) return Max ? _mm256_max_ps(x, y) : _mm256_min_ps(x, y);
+      else return Max ? _mm256_max_pd(x, y) : _mm256_min_pd(x, y);
+    };
+    auto unord = [](V x, V y) -> V {
+      if constexpr (std::is_same_v<T, float>) return _mm256_or_ps(x, _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
+      else return _mm256_or_pd(x, _mm256_cmp_pd(y, y, _CMP_UNORD_Q));
+    };
+    V m0 = loadv(a), m1 = loadv(a + L), m2 = loadv(a + 2 * L), m3 = loadv(a + 3 * L);
+    V n0 = unord(V{}, m0), n1 = unord(V{}, m1), n2 = unord(V{}, m2), n3 = unord(V{}, m3);
+    int64_t i = 4 * L;
+    for (; i + 4 * L <= n; i += 4 * L) {
+      V v0 = loadv(a + i), v1 = loadv(a + i + L), v2 = loadv(a + i + 2 * L),
+        v3 = loadv(a + i + 3 * L);
+      m0 = ext(m0, v0); m1 = ext(m1, v1); m2 = ext(m2, v2); m3 = ext(m3, v3);
+      n0 = unord(n0, v0); n1 = unord(n1, v1); n2 = unord(n2, v2); n3 = unord(n3, v3);
+    }
+    alignas(32) T mv[4 * L], nv[4 * L];
+    if constexpr (std::is_same_v<T, float>) {
+      _mm256_store_ps(mv, m0); _mm256_store_ps(mv + L, m1);
+      _mm256_store_ps(mv + 2 * L, m2); _mm256_store_ps(mv + 3 * L, m3);
+      _mm256_store_ps(nv, _mm256_or_ps(_mm256_or_ps(n0, n1), _mm256_or_ps(n2, n3)));
+    } else {
+      _mm256_store_pd(mv, m0); _mm256_store_pd(mv + L, m1);
+      _mm256_store_pd(mv + 2 * L, m2); _mm256_store_pd(mv + 3 * L, m3);
+      _mm256_store_pd(nv, _mm256_or_pd(_mm256_or_pd(n0, n1), _mm256_or_pd(n2, n3)));
+    }
+    T r = mv[0];
+    for (int j = 1; j < 4 * L; ++j) r = Max ? (mv[j] > r ? mv[j] : r) : (mv[j] < r ? mv[j] : r);
+    for (; i < n; ++i) {
+      if (a[i] != a[i]) return a[i];
+      r = Max ? (a[i] > r ? a[i] : r) : (a[i] < r ? a[i] : r);
+    }
+    for (int j = 0; j < L; ++j) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, &nv[j], sizeof(T));
+      if (bits) return std::numeric_limits<T>::quiet_NaN();
+    }
+    return r;
+  } else {
+    T acc[4 * kVecLanes<T>];
+    constexpr int W = 4 * kVecLanes<T>;
+    for (int j = 0; j < W; ++j) acc[j] = a[j];
+    int64_t i = W;
+    for (; i + W <= n; i += W)
+      for (int j = 0; j < W; ++j) {
+        T v = a[i + j];
+        acc[j] = (Max ? v > acc[j] : v < acc[j]) ? v : acc[j];
+      }
+    T r = acc[0];
+    for (int j = 1; j < W; ++j) r = (Max ? acc[j] > r : acc[j] < r) ? acc[j] : r;
+    for (; i < n; ++i) r = (Max ? a[i] > r : a[i] < r) ? a[i] : r;
+    return r;
+  }
+}
+#else
+template <class T> constexpr int kVecLanes = 1 << 30;  // never taken
+template <class T, bool Max> T block_extreme_vec(const T*, int64_t) { return T{}; }
+#endif
+
 template <class T, bool Max>
 int64_t arg_line_real(const T* a, int64_t n) {
   constexpr int W = static_cast<int>(128 / sizeof(T));
@@ -37,7 +116,9 @@ int64_t arg_line_real(const T* a, int64_t n) {
   for (int64_t s = 0; s < n; s += B) {
     const int64_t e = std::min(n, s + B);
     T bm;
-    if (e - s >= W) {
+    if (e - s >= 4 * kVecLanes<T>) {
+      bm = block_extreme_vec<T, Max>(a + s, e - s);
+    } else if (e - s >= W) {
       T acc[W];
       for (int j = 0; j < W; ++j) acc[j] = a[s + j];
       int64_t i = s + W;
@@ -64,7 +145,14 @@ int64_t arg_line_real(const T* a, int64_t n) {
       best_start = s;
     }
   }
-  for (int64_t i = best_start; i < n; ++i)
+  // Locate the first `best` in its block, 32 elements at a time (vectorizable compare).
+  int64_t i = best_start;
+  for (; i + 32 <= n; i += 32) {
+    int any = 0;
+    for (int j = 0; j < 32; ++j) any |= a[i + j] == best;
+    if (any) break;
+  }
+  for (; i < n; ++i)
     if (a[i] == best) return i;
   return best_start;  // unreachable
 }

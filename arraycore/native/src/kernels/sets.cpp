@@ -65,18 +65,31 @@ UniqueResult unique(const NdArray& x, bool want_indices, bool want_inverse, bool
   flat.strides = Shape{1};
   const size_t isz = x.itemsize();
   UniqueResult res;
-  if (!want_indices && !want_inverse && !want_counts) {
+  if (!want_indices && !want_inverse) {
+    // Values (and counts) only: sort the values themselves and compact runs in place.
     const NdArray s = sort(flat, 0, false);
+    std::vector<int64_t> counts;
     int64_t k = 0;
     visit_dtype(x.dtype, [&](auto tag) {
       using T = decltype(tag);
       T* v = reinterpret_cast<T*>(s.data());
-      for (int64_t i = 0; i < n; ++i)
-        if (k == 0 || !equal_value(v[i], v[k - 1])) v[k++] = v[i];
+      for (int64_t i = 0; i < n; ++i) {
+        if (k == 0 || !equal_value(v[i], v[k - 1])) {
+          v[k++] = v[i];
+          if (want_counts) counts.push_back(1);
+        } else if (want_counts) {
+          ++counts.back();
+        }
+      }
     });
     NdArray vals = empty(Shape{k}, x.dtype);
     if (k) std::memcpy(vals.data(), s.data(), static_cast<size_t>(k) * isz);
     res.values = vals;
+    if (want_counts) {
+      NdArray cnt = empty(Shape{k}, DType::Int64);
+      if (k) std::memcpy(cnt.data(), counts.data(), static_cast<size_t>(k) * sizeof(int64_t));
+      res.counts = cnt;
+    }
     return res;
   }
   const NdArray perm_arr = argsort(flat, 0, false);
