@@ -16,9 +16,9 @@ class Info:
     __module__ = "arraycore"
 
     def capabilities(self):
-        # Boolean-mask indexing and data-dependent output shapes (nonzero, unique) arrive
-        # with the full Array API work.
-        return {"boolean indexing": True, "data-dependent shapes": False,
+        # Boolean-mask indexing and data-dependent output shapes (nonzero, unique_*) are both
+        # supported.
+        return {"boolean indexing": True, "data-dependent shapes": True,
                 "max dimensions": 64}
 
     def default_device(self):

@@ -1,0 +1,439 @@
+// L0: argmax/argmin, count_nonzero, nonzero, searchsorted and where.
+//
+// Note [Blockwise argmax]
+// argmax of a contiguous real line runs one pass of blocks of 4096 elements: a block's maximum
+// is a lane-wise running max the compiler vectorizes (for floats the lane update
+// `v > acc || v != v ? v : acc` also makes NaN sticky, so a block holding a NaN reports NaN),
+// and only the block where the maximum (or the first NaN) was seen is scanned again to find
+// the first index.  NumPy's rules: the first occurrence wins, and the first NaN beats every
+// number.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "../elementwise.h"
+#include "../thread_pool.h"
+#include "search_sort.h"
+#include "sort_keys.h"
+
+namespace arraycore::native {
+namespace {
+
+template <class T, bool Max> inline bool better(T v, T acc) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (Max) return v > acc || v != v;
+    else return v < acc || v != v;
+  } else {
+    if constexpr (Max) return v > acc;
+    else return v < acc;
+  }
+}
+
+#if defined(__AVX2__)
+template <class T> constexpr int kVecLanes = 32 / static_cast<int>(sizeof(T));
+
+// Max (min) of a[0..n) with NaN sticky (a NaN anywhere makes the result NaN), AVX2.
+// Needs n >= 4 lanes' worth; integer types fall back to the portable loop.
+template <class T, bool Max>
+T block_extreme_vec(const T* a, int64_t n) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    constexpr int L = kVecLanes<T>;
+    using V = std::conditional_t<std::is_same_v<T, float>, __m256, __m256d>;
+    auto loadv = [](const T* p) -> V {
+      if constexpr (std::is_same_v<T, float>) return _mm256_loadu_ps(p);
+      else return _mm256_loadu_pd(p);
+    };
+    auto ext = [](V x, V y) -> V {
+      if constexpr (std::is_same_v<T, float>) return Max ? _mm256_max_ps(x, y) : _mm256_min_ps(x, y);
+      else return Max ? _mm256_max_pd(x, y) : _mm256_min_pd(x, y);
+    };
+    auto unord = [](V x, V y) -> V {
+      if constexpr (std::is_same_v<T, float>) return _mm256_or_ps(x, _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
+      else return _mm256_or_pd(x, _mm256_cmp_pd(y, y, _CMP_UNORD_Q));
+    };
+    V m0 = loadv(a), m1 = loadv(a + L), m2 = loadv(a + 2 * L), m3 = loadv(a + 3 * L);
+    V n0 = unord(V{}, m0), n1 = unord(V{}, m1), n2 = unord(V{}, m2), n3 = unord(V{}, m3);
+    int64_t i = 4 * L;
+    for (; i + 4 * L <= n; i += 4 * L) {
+      V v0 = loadv(a + i), v1 = loadv(a + i + L), v2 = loadv(a + i + 2 * L),
+        v3 = loadv(a + i + 3 * L);
+      m0 = ext(m0, v0); m1 = ext(m1, v1); m2 = ext(m2, v2); m3 = ext(m3, v3);
+      n0 = unord(n0, v0); n1 = unord(n1, v1); n2 = unord(n2, v2); n3 = unord(n3, v3);
+    }
+    alignas(32) T mv[4 * L], nv[4 * L];
+    if constexpr (std::is_same_v<T, float>) {
+      _mm256_store_ps(mv, m0); _mm256_store_ps(mv + L, m1);
+      _mm256_store_ps(mv + 2 * L, m2); _mm256_store_ps(mv + 3 * L, m3);
+      _mm256_store_ps(nv, _mm256_or_ps(_mm256_or_ps(n0, n1), _mm256_or_ps(n2, n3)));
+    } else {
+      _mm256_store_pd(mv, m0); _mm256_store_pd(mv + L, m1);
+      _mm256_store_pd(mv + 2 * L, m2); _mm256_store_pd(mv + 3 * L, m3);
+      _mm256_store_pd(nv, _mm256_or_pd(_mm256_or_pd(n0, n1), _mm256_or_pd(n2, n3)));
+    }
+    T r = mv[0];
+    for (int j = 1; j < 4 * L; ++j) r = Max ? (mv[j] > r ? mv[j] : r) : (mv[j] < r ? mv[j] : r);
+    for (; i < n; ++i) {
+      if (a[i] != a[i]) return a[i];
+      r = Max ? (a[i] > r ? a[i] : r) : (a[i] < r ? a[i] : r);
+    }
+    for (int j = 0; j < L; ++j) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, &nv[j], sizeof(T));
+      if (bits) return std::numeric_limits<T>::quiet_NaN();
+    }
+    return r;
+  } else {
+    T acc[4 * kVecLanes<T>];
+    constexpr int W = 4 * kVecLanes<T>;
+    for (int j = 0; j < W; ++j) acc[j] = a[j];
+    int64_t i = W;
+    for (; i + W <= n; i += W)
+      for (int j = 0; j < W; ++j) {
+        T v = a[i + j];
+        acc[j] = (Max ? v > acc[j] : v < acc[j]) ? v : acc[j];
+      }
+    T r = acc[0];
+    for (int j = 1; j < W; ++j) r = (Max ? acc[j] > r : acc[j] < r) ? acc[j] : r;
+    for (; i < n; ++i) r = (Max ? a[i] > r : a[i] < r) ? a[i] : r;
+    return r;
+  }
+}
+#else
+template <class T> constexpr int kVecLanes = 1 << 30;  // never taken
+template <class T, bool Max> T block_extreme_vec(const T*, int64_t) { return T{}; }
+#endif
+
+template <class T, bool Max>
+int64_t arg_line_real(const T* a, int64_t n) {
+  constexpr int W = static_cast<int>(128 / sizeof(T));
+  constexpr int64_t B = 4096;
+  T best = a[0];
+  int64_t best_start = 0;
+  for (int64_t s = 0; s < n; s += B) {
+    const int64_t e = std::min(n, s + B);
+    T bm;
+    if (e - s >= 4 * kVecLanes<T>) {
+      bm = block_extreme_vec<T, Max>(a + s, e - s);
+    } else if (e - s >= W) {
+      T acc[W];
+      for (int j = 0; j < W; ++j) acc[j] = a[s + j];
+      int64_t i = s + W;
+      for (; i + W <= e; i += W)
+        for (int j = 0; j < W; ++j) {
+          T v = a[i + j];
+          acc[j] = better<T, Max>(v, acc[j]) ? v : acc[j];
+        }
+      for (; i < e; ++i) acc[0] = better<T, Max>(a[i], acc[0]) ? a[i] : acc[0];
+      bm = acc[0];
+      for (int j = 1; j < W; ++j) bm = better<T, Max>(acc[j], bm) ? acc[j] : bm;
+    } else {
+      bm = a[s];
+      for (int64_t i = s + 1; i < e; ++i) bm = better<T, Max>(a[i], bm) ? a[i] : bm;
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (bm != bm) {
+        for (int64_t i = s; i < e; ++i)
+          if (a[i] != a[i]) return i;
+      }
+    }
+    if (Max ? bm > best : bm < best) {
+      best = bm;
+      best_start = s;
+    }
+  }
+  // Locate the first `best` in its block, 32 elements at a time (vectorizable compare).
+  int64_t i = best_start;
+  for (; i + 32 <= n; i += 32) {
+    int any = 0;
+    for (int j = 0; j < 32; ++j) any |= a[i + j] == best;
+    if (any) break;
+  }
+  for (; i < n; ++i)
+    if (a[i] == best) return i;
+  return best_start;  // unreachable
+}
+
+template <class T, bool Max>
+int64_t arg_line(const T* a, int64_t n) {
+  if constexpr (is_complex_v<T>) {
+    // NumPy: the first element with a NaN part wins, else lexicographic (real, imag).
+    T best = a[0];
+    int64_t bi = 0;
+    if (is_nan_value(best)) return 0;
+    for (int64_t i = 1; i < n; ++i) {
+      const T v = a[i];
+      if (is_nan_value(v)) return i;
+      bool b = Max ? (v.real() > best.real() ||
+                      (v.real() == best.real() && v.imag() > best.imag()))
+                   : (v.real() < best.real() ||
+                      (v.real() == best.real() && v.imag() < best.imag()));
+      if (b) { best = v; bi = i; }
+    }
+    return bi;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    const uint8_t* u = reinterpret_cast<const uint8_t*>(a);
+    return arg_line_real<uint8_t, Max>(u, n);
+  } else {
+    return arg_line_real<T, Max>(a, n);
+  }
+}
+
+template <class T> inline bool nonzero_value(const T& v) {
+  if constexpr (is_complex_v<T>) return v.real() != 0 || v.imag() != 0;
+  else return v != T(0);
+}
+
+template <class T> int64_t count_line(const T* a, int64_t n) {
+  if constexpr (std::is_same_v<T, bool>) {
+    const uint8_t* u = reinterpret_cast<const uint8_t*>(a);
+    int64_t c = 0;
+    for (int64_t i = 0; i < n; ++i) c += u[i] != 0;
+    return c;
+  } else {
+    int64_t c = 0;
+    for (int64_t i = 0; i < n; ++i) c += nonzero_value(a[i]) ? 1 : 0;
+    return c;
+  }
+}
+
+// Lines of the reduction: `x` with the reduced axes last, made row-major.
+NdArray permuted_contiguous(const NdArray& x, const std::vector<int>& perm) {
+  NdArray v = x;
+  for (size_t k = 0; k < perm.size(); ++k) {
+    v.shape[k] = x.shape[perm[k]];
+    v.strides[k] = x.strides[perm[k]];
+  }
+  return contiguous(v);
+}
+
+}  // namespace
+
+NdArray arg_extreme(const NdArray& x, std::optional<int64_t> axis_arg, bool keepdims,
+                    bool is_max, const char* who) {
+  const int nd = x.ndim();
+  Shape out_shape;
+  NdArray lines;
+  int64_t L, M;
+  if (!axis_arg) {
+    if (x.numel() == 0)
+      throw ValueError(std::string(who) + ": attempt to get " + (is_max ? "argmax" : "argmin") +
+                       " of an empty array");
+    lines = contiguous(x);
+    L = x.numel();
+    M = 1;
+    if (keepdims)
+      for (int k = 0; k < nd; ++k) out_shape.push_back(1);
+  } else {
+    if (nd == 0)
+      throw ValueError(std::string(who) + ": axis " + std::to_string(*axis_arg) +
+                       " is out of bounds for a 0-d array");
+    const int axis = normalize_axis(*axis_arg, nd, who);
+    L = x.shape[axis];
+    if (L == 0)
+      throw ValueError(std::string(who) + ": attempt to get " + (is_max ? "argmax" : "argmin") +
+                       " of an empty sequence (axis " + std::to_string(axis) + " has length 0)");
+    lines = contiguous(move_axis_last(x, axis));
+    M = x.numel() / L;
+    for (int k = 0; k < nd; ++k) {
+      if (k != axis) out_shape.push_back(x.shape[k]);
+      else if (keepdims) out_shape.push_back(1);
+    }
+  }
+  NdArray out = empty(out_shape, DType::Int64);
+  int64_t* o = reinterpret_cast<int64_t*>(out.data());
+  if (M == 0) return out;
+  visit_dtype(x.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* a = reinterpret_cast<const T*>(lines.data());
+    parallel_for(M, std::max<int64_t>(1, (int64_t(1) << 15) / L), [&](int64_t b, int64_t e) {
+      for (int64_t m = b; m < e; ++m)
+        o[m] = is_max ? arg_line<T, true>(a + m * L, L) : arg_line<T, false>(a + m * L, L);
+    });
+  });
+  return out;
+}
+
+NdArray count_nonzero(const NdArray& x, std::optional<std::vector<int64_t>> axes_arg,
+                      bool keepdims) {
+  const int nd = x.ndim();
+  std::vector<bool> reduced(nd, !axes_arg.has_value());
+  if (axes_arg)
+    for (int64_t a : *axes_arg) {
+      int k = normalize_axis(a, nd, "count_nonzero");
+      if (reduced[k]) throw ValueError("count_nonzero: repeated axis " + std::to_string(a));
+      reduced[k] = true;
+    }
+  std::vector<int> perm;
+  Shape out_shape;
+  int64_t L = 1;
+  for (int k = 0; k < nd; ++k)
+    if (!reduced[k]) { perm.push_back(k); out_shape.push_back(x.shape[k]); }
+    else if (keepdims) out_shape.push_back(1);
+  for (int k = 0; k < nd; ++k)
+    if (reduced[k]) { perm.push_back(k); L *= x.shape[k]; }
+  NdArray out = empty(out_shape, DType::Int64);
+  int64_t* o = reinterpret_cast<int64_t*>(out.data());
+  const int64_t M = out.numel();
+  if (M == 0) return out;
+  if (L == 0) {
+    std::fill(o, o + M, int64_t(0));
+    return out;
+  }
+  NdArray lines = permuted_contiguous(x, perm);
+  visit_dtype(x.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* a = reinterpret_cast<const T*>(lines.data());
+    parallel_for(M, std::max<int64_t>(1, (int64_t(1) << 15) / L), [&](int64_t b, int64_t e) {
+      for (int64_t m = b; m < e; ++m) o[m] = count_line(a + m * L, L);
+    });
+  });
+  return out;
+}
+
+std::vector<NdArray> nonzero(const NdArray& x) {
+  const int nd = x.ndim();
+  if (nd == 0)
+    throw ValueError("nonzero: 0-d arrays are not supported (the standard requires at least "
+                     "one dimension)");
+  const NdArray c = contiguous(x);
+  const int64_t n = c.numel();
+  const int64_t L = x.shape[nd - 1];
+  std::vector<NdArray> outs;
+  visit_dtype(x.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* a = reinterpret_cast<const T*>(c.data());
+    const int64_t cnt = n == 0 ? 0 : count_line(a, n);
+    std::vector<int64_t*> p;
+    for (int k = 0; k < nd; ++k) {
+      outs.push_back(empty(Shape{cnt}, DType::Int64));
+      p.push_back(reinterpret_cast<int64_t*>(outs.back().data()));
+    }
+    if (cnt == 0) return;
+    std::vector<int64_t> idx(nd, 0);
+    int64_t w = 0;
+    for (int64_t base = 0; base < n; base += L) {
+      const T* row = a + base;
+      for (int64_t j = 0; j < L; ++j) {
+        if (nonzero_value(row[j])) {
+          for (int k = 0; k < nd - 1; ++k) p[k][w] = idx[k];
+          p[nd - 1][w] = j;
+          ++w;
+        }
+      }
+      for (int k = nd - 2; k >= 0; --k) {
+        if (++idx[k] < x.shape[k]) break;
+        idx[k] = 0;
+      }
+    }
+  });
+  return outs;
+}
+
+NdArray searchsorted(const NdArray& x1, const NdArray& x2, bool right,
+                     const std::optional<NdArray>& sorter) {
+  if (x1.ndim() != 1)
+    throw ValueError("searchsorted: x1 must be one-dimensional, got " +
+                     std::to_string(x1.ndim()) + " dimensions");
+  if (x1.dtype != x2.dtype) throw TypeError("searchsorted: x1 and x2 must share a dtype");
+  const int64_t n = x1.shape[0];
+  NdArray hay = contiguous(x1);
+  if (sorter) {
+    if (sorter->ndim() != 1 || sorter->shape[0] != n)
+      throw ValueError("searchsorted: sorter must be a one-dimensional array of x1's length");
+    if (sorter->dtype != DType::Int64) throw TypeError("searchsorted: sorter must be int64");
+    NdArray s = contiguous(*sorter);
+    const int64_t* si = reinterpret_cast<const int64_t*>(s.data());
+    NdArray g = empty(Shape{n}, x1.dtype);
+    const size_t isz = x1.itemsize();
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t j = si[i];
+      if (j < 0) j += n;
+      if (j < 0 || j >= n) throw ValueError("searchsorted: sorter index out of range");
+      std::memcpy(g.data() + i * isz, hay.data() + j * isz, isz);
+    }
+    hay = g;
+  }
+  const NdArray q = contiguous(x2);
+  NdArray out = empty(x2.shape, DType::Int64);
+  int64_t* o = reinterpret_cast<int64_t*>(out.data());
+  const int64_t m = q.numel();
+  if (m == 0) return out;
+  visit_dtype(x1.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* h = reinterpret_cast<const T*>(hay.data());
+    const T* v = reinterpret_cast<const T*>(q.data());
+    parallel_for(m, 4096, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        const T val = v[i];
+        const T* r = right ? std::upper_bound(h, h + n, val,
+                                              [](const T& a, const T& b) { return sort_less(a, b); })
+                           : std::lower_bound(h, h + n, val,
+                                              [](const T& a, const T& b) { return sort_less(a, b); });
+        o[i] = r - h;
+      }
+    });
+  });
+  return out;
+}
+
+namespace {
+
+template <class U>
+void where_loop(char** p, const int64_t* s, int64_t n) {
+  constexpr int64_t z = sizeof(U);
+  if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == z) {
+    U* o = reinterpret_cast<U*>(p[0]);
+    const uint8_t* c = reinterpret_cast<const uint8_t*>(p[1]);
+    const U* a = reinterpret_cast<const U*>(p[2]);
+    const U* b = reinterpret_cast<const U*>(p[3]);
+    for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
+    return;
+  }
+  if (s[0] == z && s[1] == 1 && (s[2] == 0 || s[3] == 0)) {
+    U* o = reinterpret_cast<U*>(p[0]);
+    const uint8_t* c = reinterpret_cast<const uint8_t*>(p[1]);
+    const char* pa = p[2];
+    const char* pb = p[3];
+    for (int64_t i = 0; i < n; ++i, pa += s[2], pb += s[3])
+      o[i] = c[i] ? load<U>(pa) : load<U>(pb);
+    return;
+  }
+  char* po = p[0];
+  const char *pc = p[1], *pa = p[2], *pb = p[3];
+  for (int64_t i = 0; i < n; ++i, po += s[0], pc += s[1], pa += s[2], pb += s[3])
+    std::memcpy(po, *pc ? pa : pb, z);
+}
+
+struct U128 {
+  uint64_t lo, hi;
+};
+
+}  // namespace
+
+NdArray where(const NdArray& cond, const NdArray& x1, const NdArray& x2) {
+  if (cond.dtype != DType::Bool) throw TypeError("where: condition must have dtype bool");
+  if (x1.dtype != x2.dtype) throw TypeError("where: x1 and x2 must share a dtype");
+  const Shape shape = broadcast_shapes({cond.shape, x1.shape, x2.shape}, "where");
+  const NdArray c = broadcast_to(cond, shape, "where");
+  const NdArray a = broadcast_to(x1, shape, "where");
+  const NdArray b = broadcast_to(x2, shape, "where");
+  NdArray out = empty(shape, x1.dtype);
+  if (out.numel() == 0) return out;
+  LoopFn loop = nullptr;
+  switch (x1.itemsize()) {
+    case 1: loop = &where_loop<uint8_t>; break;
+    case 2: loop = &where_loop<uint16_t>; break;
+    case 4: loop = &where_loop<uint32_t>; break;
+    case 8: loop = &where_loop<uint64_t>; break;
+    default: loop = &where_loop<U128>; break;
+  }
+  const NdArray* ops[] = {&out, &c, &a, &b};
+  run_elementwise(loop, ops, 4, 1.0);
+  return out;
+}
+
+}  // namespace arraycore::native

@@ -1,0 +1,187 @@
+"""argmax, argmin, count_nonzero, nonzero, searchsorted and where against NumPy."""
+
+import numpy as np
+import pytest
+
+import arraycore as ac
+
+from _search_sort_util import ALL, REAL, make, values
+from conftest import assert_matches_numpy
+
+LAYOUTS = ["contiguous", "strided", "reversed", "transposed"]
+
+
+# ---- argmax / argmin -------------------------------------------------------------------
+
+@pytest.mark.parametrize("fname", ["argmax", "argmin"])
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_argmax_argmin(fname, dtype, layout, rng):
+    a, x = make((6, 700), dtype, rng, layout=layout)
+    f, ref = getattr(ac, fname), getattr(np, fname)
+    for axis in (None, 0, 1, -1):
+        for keepdims in (False, True):
+            assert_matches_numpy(f(x, axis=axis, keepdims=keepdims),
+                                 np.asarray(ref(a, axis=axis, keepdims=keepdims)))
+
+
+@pytest.mark.parametrize("fname", ["argmax", "argmin"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "uint64", "bool"])
+def test_argmax_long_lines(fname, dtype, rng):
+    """Several blocks: the first occurrence of the extreme, and the first NaN."""
+    a = values((50_000,), dtype, rng, dups=True, specials=False)
+    f, ref = getattr(ac, fname), getattr(np, fname)
+    assert int(f(ac.asarray(a))) == ref(a)
+    if dtype.startswith("float"):
+        for pos in (0, 4095, 4096, 30_001, 49_999):
+            b = a.copy()
+            b[pos] = np.nan
+            b[min(pos + 5, b.size - 1)] = np.nan
+            assert int(f(ac.asarray(b))) == ref(b) == pos
+        b = a.copy()
+        b[[7, 20_000]] = np.inf if fname == "argmax" else -np.inf
+        assert int(f(ac.asarray(b))) == ref(b) == 7
+
+
+def test_argmax_special_cases():
+    assert_matches_numpy(ac.argmax(ac.asarray(3.0)), np.asarray(np.argmax(np.float64(3.0))))
+    assert_matches_numpy(ac.argmin(ac.asarray(3.0), keepdims=True), np.zeros((), np.int64))
+    c = np.array([1 + 1j, 1 + 2j, complex(np.nan, 0), 1 + 2j])
+    assert int(ac.argmax(ac.asarray(c))) == np.argmax(c) == 2
+    a = np.zeros((0, 3))
+    assert_matches_numpy(ac.argmax(ac.asarray(a), axis=0, keepdims=True) if False
+                         else ac.argmax(ac.asarray(np.zeros((3, 0)).T), axis=1),
+                         np.argmax(np.zeros((0, 3)), axis=1))
+    for bad in (dict(), dict(axis=0)):
+        with pytest.raises(ValueError, match="^argmax"):
+            ac.argmax(ac.asarray(a), **bad)
+    with pytest.raises(ValueError, match="^argmin"):
+        ac.argmin(ac.asarray([1, 2]), axis=1)
+    with pytest.raises(TypeError, match="^argmax"):
+        ac.argmax([1, 2])
+
+
+# ---- count_nonzero ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_count_nonzero(dtype, layout, rng):
+    a, x = make((3, 4, 50), dtype, rng, layout=layout)
+    for axis in (None, 0, 1, -1, (0, 2), (2, 0), (0, 1, 2), ()):
+        for keepdims in (False, True):
+            assert_matches_numpy(ac.count_nonzero(x, axis=axis, keepdims=keepdims),
+                                 np.asarray(np.count_nonzero(a, axis=axis, keepdims=keepdims),
+                                            dtype=np.int64))
+
+
+def test_count_nonzero_edges():
+    assert_matches_numpy(ac.count_nonzero(ac.asarray(0.0)), np.asarray(0))
+    assert_matches_numpy(ac.count_nonzero(ac.asarray(-0.0 + 1j)), np.asarray(1))
+    assert_matches_numpy(ac.count_nonzero(ac.asarray(np.zeros((2, 0))), axis=1),
+                         np.zeros(2, np.int64))
+    assert_matches_numpy(ac.count_nonzero(ac.asarray([np.nan, -0.0])), np.asarray(1))
+    with pytest.raises(ValueError, match="^count_nonzero"):
+        ac.count_nonzero(ac.asarray([1, 2]), axis=(0, 0))
+    with pytest.raises(ValueError, match="^count_nonzero"):
+        ac.count_nonzero(ac.asarray([1, 2]), axis=1)
+
+
+# ---- nonzero ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_nonzero(dtype, layout, rng):
+    for shape in [(5, 40), (3, 1), (2, 0)] if layout == "transposed" else [(0,), (1,), (77,),
+                                                                            (5, 40), (2, 3, 9)]:
+        a, x = make(shape, dtype, rng, layout=layout)
+        got, want = ac.nonzero(x), np.nonzero(a)
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_matches_numpy(g, w.astype(np.int64))
+
+
+def test_nonzero_0d():
+    with pytest.raises(ValueError, match="^nonzero"):
+        ac.nonzero(ac.asarray(1))
+
+
+# ---- searchsorted ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted(dtype, side, rng):
+    hay = np.sort(values((300,), dtype, rng))
+    q, xq = make((7, 20), dtype, rng)
+    got = ac.searchsorted(ac.asarray(hay), xq, side=side)
+    assert_matches_numpy(got, np.searchsorted(hay, q, side=side).astype(np.int64))
+    # sorter: an unsorted x1 with the indices that sort it (layouts: reversed, strided).
+    raw = values((300,), dtype, rng)
+    xraw = ac.asarray(raw[::-1].copy())[::-1]
+    sorter = np.argsort(raw, kind="stable")
+    got = ac.searchsorted(xraw, xq, side=side, sorter=ac.asarray(sorter.astype(np.int32)))
+    assert_matches_numpy(got, np.searchsorted(raw, q, side=side, sorter=sorter).astype(np.int64))
+
+
+def test_searchsorted_promotion_and_scalars():
+    hay = np.array([1, 2, 2, 5], dtype=np.int16)
+    assert_matches_numpy(ac.searchsorted(ac.asarray(hay), 2), np.asarray(1, np.int64))
+    assert_matches_numpy(ac.searchsorted(ac.asarray(hay), 2.5, side="right"),
+                         np.asarray(3, np.int64))
+    assert_matches_numpy(ac.searchsorted(ac.asarray(hay), ac.asarray([1.5, 9.0])),
+                         np.array([1, 4]))
+    e = ac.searchsorted(ac.asarray(np.zeros(0)), ac.asarray([1.0]))
+    assert_matches_numpy(e, np.array([0]))
+    with pytest.raises(ValueError, match="^searchsorted"):
+        ac.searchsorted(ac.asarray([[1, 2]]), 1)
+    with pytest.raises(ValueError, match="^searchsorted"):
+        ac.searchsorted(ac.asarray([1, 2]), 1, side="middle")
+    with pytest.raises(ValueError, match="^searchsorted"):
+        ac.searchsorted(ac.asarray([1, 2]), 1, sorter=ac.asarray([0, 5]))
+    with pytest.raises(TypeError, match="^searchsorted"):
+        ac.searchsorted(ac.asarray([1, 2]), 1, sorter=ac.asarray([0.0, 1.0]))
+    with pytest.raises(TypeError, match="^searchsorted"):
+        ac.searchsorted([1, 2], 1)
+
+
+# ---- where -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_where(dtype, layout, rng):
+    c, xc = make((40, 30), "bool", rng, layout=layout)
+    a, xa = make((40, 30), dtype, rng, layout=layout)
+    b, xb = make((30,), dtype, rng)
+    assert_matches_numpy(ac.where(xc, xa, xb), np.where(c, a, b))
+    assert_matches_numpy(ac.where(xc[:1], xb, xa), np.where(c[:1], b, a))
+
+
+@pytest.mark.parametrize("d1,d2", [("int8", "int16"), ("uint8", "int8"), ("float32", "int32"),
+                                   ("complex64", "float64"), ("bool", "int64")])
+def test_where_promotion(d1, d2, rng):
+    c, xc = make((5,), "bool", rng)
+    a, xa = make((5,), d1, rng)
+    b, xb = make((1,), d2, rng)
+    assert_matches_numpy(ac.where(xc, xa, xb), np.where(c, a, b))
+
+
+def test_where_scalars():
+    c = np.array([True, False, True])
+    a = np.array([1, 2, 3], dtype=np.int8)
+    xc, xa = ac.asarray(c), ac.asarray(a)
+    assert_matches_numpy(ac.where(xc, xa, 0), np.where(c, a, np.int8(0)))
+    assert_matches_numpy(ac.where(xc, 1.5, xa), np.where(c, 1.5, a.astype(np.float64)))
+    f32 = ac.asarray(np.ones(3, np.float32))
+    assert_matches_numpy(ac.where(xc, f32, 2.0), np.where(c, np.float32(1), np.float32(2)))
+    assert_matches_numpy(ac.where(ac.asarray(True), xa, 7), a)
+    assert_matches_numpy(ac.where(ac.asarray(np.zeros((0, 3), bool)), xa, 1),
+                         np.zeros((0, 3), np.int8))
+
+
+def test_where_errors():
+    x = ac.asarray([1, 2])
+    with pytest.raises(TypeError, match="^where"):
+        ac.where(ac.asarray([1, 0]), x, x)
+    with pytest.raises(TypeError, match="^where"):
+        ac.where(ac.asarray([True, False]), 1, 2)
+    with pytest.raises(ValueError, match="where"):
+        ac.where(ac.asarray([True, False, True]), x, x)

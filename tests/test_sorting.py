@@ -1,0 +1,117 @@
+"""sort and argsort against NumPy (stable sorts), for every dtype and layout."""
+
+import numpy as np
+import pytest
+
+import arraycore as ac
+
+from _search_sort_util import ALL, make, values
+
+SHAPES = [(0,), (1,), (7,), (300,), (5000,), (3, 0), (4, 300), (40, 17)]
+
+
+def np_argsort(a, axis=-1, descending=False):
+    if not descending:
+        return np.argsort(a, axis=axis, kind="stable")
+    # The reverse order, equal elements in input order: flip, stable sort, flip back.
+    f = np.flip(a, axis=axis)
+    r = np.flip(np.argsort(f, axis=axis, kind="stable"), axis=axis)
+    return a.shape[axis] - 1 - r
+
+
+def np_sort(a, axis=-1, descending=False):
+    return np.take_along_axis(a, np_argsort(a, axis, descending), axis=axis)
+
+
+def check_sort(a, x, axis, descending):
+    got_i = np.asarray(ac.argsort(x, axis=axis, descending=descending))
+    want_i = np_argsort(a, axis, descending)
+    assert got_i.dtype == np.int64
+    np.testing.assert_array_equal(got_i, want_i)
+    got = np.asarray(ac.sort(x, axis=axis, descending=descending))
+    want = np_sort(a, axis, descending)
+    assert got.dtype == a.dtype and got.shape == a.shape
+    # Bitwise (NaN payloads, sign of zero): a stable sort moves exactly these elements.
+    np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_last_axis(dtype, shape, descending, rng):
+    a, x = make(shape, dtype, rng)
+    check_sort(a, x, -1, descending)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int32", "int64", "uint64",
+                                   "float32", "float64", "complex64"])
+@pytest.mark.parametrize("layout", ["strided", "reversed", "transposed"])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_sort_layouts_and_axes(dtype, layout, axis, rng):
+    a, x = make((33, 300), dtype, rng, layout=layout)
+    check_sort(a, x, axis, False)
+    check_sort(a, x, axis, True)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint32", "int64", "float32", "float64"])
+def test_sort_wide_ranges(dtype, rng):
+    """Keys spanning all digits (no radix pass skipped), extremes included."""
+    a = values((20000,), dtype, rng, dups=False)
+    x = ac.asarray(a)
+    check_sort(a, x, -1, False)
+    check_sort(a, x, -1, True)
+
+
+def test_sort_3d_middle_axis(rng):
+    a, x = make((5, 400, 3), "float32", rng)
+    check_sort(a, x, 1, False)
+    check_sort(a, x, 1, True)
+
+
+def test_float_order_and_stability():
+    a = np.array([np.nan, 1.0, -0.0, np.inf, 0.0, -np.inf, np.nan, -1.0] * 40, dtype=np.float64)
+    x = ac.asarray(a)
+    got = np.asarray(ac.sort(x))
+    assert np.isnan(got[-80:]).all()
+    # -0 and +0 are equal: stable sort keeps their input order (-0 first in each pair).
+    zeros = got[(got == 0)]
+    assert np.array_equal(np.signbit(zeros), np.tile([True, False], 40))
+    check_sort(a, x, -1, False)
+    check_sort(a, x, -1, True)
+    got_d = np.asarray(ac.sort(x, descending=True))
+    assert np.isnan(got_d[:80]).all()
+
+
+def test_complex_order_matches_numpy():
+    v = [complex(r, i) for r in (np.nan, 1.0, -1.0, 0.0) for i in (np.nan, 2.0, -2.0)]
+    a = np.array(v * 30, dtype=np.complex128)
+    x = ac.asarray(a)
+    np.testing.assert_array_equal(np.asarray(ac.argsort(x)), np.argsort(a, kind="stable"))
+
+
+def test_large_lines_use_radix(rng):
+    a = rng.standard_normal(300_000).astype(np.float32)
+    a[::1000] = np.nan
+    x = ac.asarray(a)
+    np.testing.assert_array_equal(np.asarray(ac.argsort(x)), np.argsort(a, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(ac.sort(x)), np.sort(a))
+
+
+def test_stable_flag_and_keywords(rng):
+    a, x = make((50,), "int32", rng)
+    np.testing.assert_array_equal(np.asarray(ac.sort(x, stable=False)), np.sort(a))
+    np.testing.assert_array_equal(np.asarray(ac.argsort(x, stable=False)),
+                                  np.argsort(a, kind="stable"))
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="^sort"):
+        ac.sort(ac.asarray(1.0))
+    with pytest.raises(ValueError, match="^argsort"):
+        ac.argsort(ac.asarray([1, 2]), axis=1)
+    with pytest.raises(ValueError, match="^sort"):
+        ac.sort(ac.asarray([[1, 2]]), axis=-3)
+    with pytest.raises(TypeError, match="^sort"):
+        ac.sort([1, 2])
+    with pytest.raises(TypeError, match="^argsort"):
+        ac.argsort(ac.asarray([1, 2]), axis=1.0)
