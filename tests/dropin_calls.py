@@ -1,0 +1,106 @@
+"""Calls into SciPy and scikit-learn that support the Array API, run on NumPy and arraycore.
+
+Run as a script (tests/test_dropin.py does, in a subprocess, because SciPy reads
+SCIPY_ARRAY_API=1 at import): prints one JSON line per call with whether arraycore's result is an
+arraycore array equal to NumPy's result.
+"""
+
+import json
+import os
+import sys
+import traceback
+
+os.environ["SCIPY_ARRAY_API"] = "1"
+
+import numpy as np  # noqa: E402
+
+import arraycore as ac  # noqa: E402
+
+rng = np.random.default_rng(0)
+X = rng.standard_normal((40, 5))
+Y = rng.standard_normal((40, 5)) + 0.5
+y_true = rng.integers(0, 3, 40)
+y_pred = np.where(rng.random(40) < 0.7, y_true, (y_true + 1) % 3)
+v = np.linspace(0.1, 3.0, 50)
+
+
+def scipy_calls():
+    import scipy.cluster.vq
+    import scipy.integrate
+    import scipy.signal
+    import scipy.special
+    import scipy.stats
+    return {
+        "scipy.special.erf": lambda xp, a: scipy.special.erf(a(v)),
+        "scipy.special.expit": lambda xp, a: scipy.special.expit(a(X)),
+        "scipy.special.logsumexp": lambda xp, a: scipy.special.logsumexp(a(X), axis=0),
+        "scipy.special.xlogy": lambda xp, a: scipy.special.xlogy(a(v), a(v[::-1])),
+        "scipy.special.entr": lambda xp, a: scipy.special.entr(a(v)),
+        "scipy.stats.zscore": lambda xp, a: scipy.stats.zscore(a(X), axis=0),
+        "scipy.stats.skew": lambda xp, a: scipy.stats.skew(a(X), axis=0),
+        "scipy.stats.moment": lambda xp, a: scipy.stats.moment(a(X), order=3, axis=0),
+        "scipy.stats.ttest_ind": lambda xp, a: scipy.stats.ttest_ind(a(X), a(Y), axis=0).statistic,
+        "scipy.cluster.vq.whiten": lambda xp, a: scipy.cluster.vq.whiten(a(X)),
+        "scipy.integrate.trapezoid": lambda xp, a: scipy.integrate.trapezoid(a(v * v), a(v)),
+        "scipy.signal.detrend": lambda xp, a: scipy.signal.detrend(a(v * v)),
+    }
+
+
+def sklearn_calls():
+    import sklearn
+    from sklearn import metrics, preprocessing
+    from sklearn.metrics import pairwise
+
+    def with_dispatch(fn):
+        def run(xp, a):
+            with sklearn.config_context(array_api_dispatch=xp is ac):
+                return fn(xp, a)
+        return run
+
+    return {
+        "sklearn.StandardScaler": with_dispatch(
+            lambda xp, a: preprocessing.StandardScaler().fit_transform(a(X))),
+        "sklearn.MinMaxScaler": with_dispatch(
+            lambda xp, a: preprocessing.MinMaxScaler().fit_transform(a(X))),
+        "sklearn.MaxAbsScaler": with_dispatch(
+            lambda xp, a: preprocessing.MaxAbsScaler().fit_transform(a(X))),
+        "sklearn.normalize": with_dispatch(lambda xp, a: preprocessing.normalize(a(X))),
+        "sklearn.rbf_kernel": with_dispatch(lambda xp, a: pairwise.rbf_kernel(a(X), a(Y))),
+        "sklearn.polynomial_kernel": with_dispatch(
+            lambda xp, a: pairwise.polynomial_kernel(a(X), a(Y))),
+        "sklearn.euclidean_distances": with_dispatch(
+            lambda xp, a: pairwise.euclidean_distances(a(X), a(Y))),
+        "sklearn.r2_score": with_dispatch(lambda xp, a: metrics.r2_score(a(X), a(Y))),
+        "sklearn.mean_squared_error": with_dispatch(
+            lambda xp, a: metrics.mean_squared_error(a(X), a(Y))),
+        "sklearn.accuracy_score": with_dispatch(
+            lambda xp, a: metrics.accuracy_score(a(y_true), a(y_pred))),
+    }
+
+
+def compare(name, fn):
+    try:
+        want = np.asarray(fn(np, np.asarray), dtype=np.float64)
+        got = fn(ac, ac.asarray)
+        is_ac = isinstance(got, ac.Array) or isinstance(got, float)
+        ok = bool(np.allclose(np.asarray(got, dtype=np.float64), want, rtol=1e-9, atol=1e-12,
+                              equal_nan=True))
+        return {"name": name, "ok": ok and is_ac, "is_arraycore": is_ac,
+                "type": type(got).__name__, "error": None}
+    except Exception as e:  # reported per call; the test shows the traceback
+        return {"name": name, "ok": False, "is_arraycore": False, "type": None,
+                "error": f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}"}
+
+
+def main(which):
+    calls = {}
+    if which in ("scipy", "all"):
+        calls.update(scipy_calls())
+    if which in ("sklearn", "all"):
+        calls.update(sklearn_calls())
+    for name, fn in calls.items():
+        print(json.dumps(compare(name, fn)), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "all")
