@@ -18,7 +18,10 @@ pytest.importorskip("sklearn")
 
 @pytest.fixture(scope="module")
 def results():
-    env = dict(os.environ, SCIPY_ARRAY_API="1")
+    import arraycore  # the child must import the same arraycore as this process
+    root = os.path.dirname(os.path.dirname(arraycore.__file__))
+    env = dict(os.environ, SCIPY_ARRAY_API="1",
+               PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, os.path.join(HERE, "dropin_calls.py"), "all"],
                          capture_output=True, text=True, env=env, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
