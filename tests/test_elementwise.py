@@ -318,3 +318,17 @@ def test_every_worker_split_matches_single_thread():
     finally:
         ac.set_num_threads(before)
     np.testing.assert_array_equal(one, many)
+
+
+@pytest.mark.parametrize("dtype", [ac.uint8, ac.int32, ac.float32, ac.float64])
+def test_clip_with_one_bound_and_broadcasting_bounds(dtype):
+    """A missing bound never clips; bounds may broadcast x to a larger shape (the standard)."""
+    x = np.array([0, 3, 9], dtype=np_dtype(dtype))
+    assert_matches(ELEMENTWISE[ELEMENTWISE_IDS.index("clip")],
+                   ac.clip(to_ac(x), 1), np.clip(x, 1, None), dtype)
+    assert_matches(ELEMENTWISE[ELEMENTWISE_IDS.index("clip")],
+                   ac.clip(to_ac(x), max=4), np.clip(x, None, 4), dtype)
+    lo = np.array([[1], [5]], dtype=np_dtype(dtype))
+    assert_matches(ELEMENTWISE[ELEMENTWISE_IDS.index("clip")],
+                   ac.clip(to_ac(x), to_ac(lo)), np.clip(x, lo, None), dtype)
+    assert ac.clip(ac.asarray(0, dtype=dtype), 0, ac.asarray([], dtype=dtype)).shape == (0,)

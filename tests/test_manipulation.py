@@ -253,7 +253,7 @@ def test_broadcast():
     assert len(r) == 3
     for got, want in zip(r, ref):
         assert_matches_numpy(got, want)
-    assert ac.broadcast_arrays() == []
+    assert ac.broadcast_arrays() == ()  # a tuple, as the standard says
 
 
 def test_axis_errors():

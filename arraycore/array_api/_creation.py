@@ -321,4 +321,4 @@ def meshgrid(*arrays, indexing="xy"):
         strides = [0] * n
         strides[ax] = a._strides[0]
         out.append(_native.copy_c(a._view(shape, strides, 0)))
-    return out
+    return tuple(out)

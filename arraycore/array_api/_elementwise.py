@@ -176,9 +176,9 @@ def clip(x, /, min=None, max=None):
     if min is None and max is None:
         return _native.copy(x)
     bounds = []
-    for name, b in (("min", min), ("max", max)):
+    for name, b, unbounded in (("min", min, _lowest(d)), ("max", max, _highest(d))):
         if b is None:
-            b = x
+            b = _from_scalar(unbounded, d.code)  # a missing bound never clips
         elif type(b) in _SCALARS:
             if d.kind in "iu" and type(b) is float:
                 raise TypeError(f"clip: {name}={b!r} is a float but x has integer dtype {d}")
@@ -190,11 +190,16 @@ def clip(x, /, min=None, max=None):
                     raise TypeError(f"clip: {name} of dtype {b.dtype} does not fit x's dtype {d}")
                 b = _astype(b, d.code)
         bounds.append(b)
-    shape = _native.broadcast_shapes([x.shape, bounds[0].shape, bounds[1].shape])
-    if tuple(shape) != x.shape:
-        raise ValueError(f"clip: min/max of shapes {bounds[0].shape}, {bounds[1].shape} would "
-                         f"broadcast x of shape {x.shape} to {tuple(shape)}")
+    # The result has the broadcast shape of x, min and max (the standard's broadcasting).
     return _apply3(_CLIP_KERNEL, x, bounds[0], bounds[1])
+
+
+def _lowest(d):
+    return _INT_RANGES[d.name][0] if d.kind in "iu" else -float("inf")
+
+
+def _highest(d):
+    return _INT_RANGES[d.name][1] if d.kind in "iu" else float("inf")
 
 
 def _clip_scalar(b, d):

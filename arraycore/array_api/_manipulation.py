@@ -95,16 +95,16 @@ def broadcast_to(x, /, shape):
 
 
 def broadcast_arrays(*arrays):
-    """Views of the arrays broadcast to their common shape (a list).
+    """Views of the arrays broadcast to their common shape (a tuple).
 
     >>> ac.broadcast_arrays(ac.ones((2, 1)), ac.zeros(3))
     """
     for a in arrays:
         check_array(a, "broadcast_arrays", "arrays")
     if not arrays:
-        return []
+        return ()
     shape = tuple(_native.broadcast_shapes([a.shape for a in arrays]))
-    return [a if a.shape == shape else _native.broadcast_to(a, shape) for a in arrays]
+    return tuple(a if a.shape == shape else _native.broadcast_to(a, shape) for a in arrays)
 
 
 def concat(arrays, /, *, axis=0):
