@@ -596,3 +596,13 @@ def test_all_sixteen_present():
     for n in names:
         assert callable(getattr(ac, n)), n
         assert n in ac.__all__
+
+
+def test_eye_and_tri_accept_any_python_int_diagonal():
+    """Offsets past the matrix (even beyond int64) give all-zero or full triangles."""
+    import numpy as np
+    assert np.asarray(ac.eye(3, k=2**63)).sum() == 0
+    assert np.asarray(ac.eye(0, k=-2**70)).shape == (0, 0)
+    x = ac.ones((3, 4))
+    assert np.asarray(ac.tril(x, k=2**64)).sum() == 12
+    assert np.asarray(ac.triu(x, k=2**64)).sum() == 0

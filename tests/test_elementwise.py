@@ -149,6 +149,7 @@ INF = float("inf")
 # (function, input, the standard's result) from the 2025.12 special-case tables.
 STANDARD_SPECIAL_CASES = [
     ("expm1", complex(0.0, 0.0), complex(0.0, 0.0)),
+    ("expm1", complex(-0.0, 0.0), complex(0.0, 0.0)),
     ("expm1", complex(INF, 0.0), complex(INF, 0.0)),
     ("expm1", complex(NAN, 0.0), complex(NAN, 0.0)),
     ("expm1", complex(-INF, INF), complex(-1.0, 0.0)),
@@ -196,6 +197,8 @@ def test_standard_special_cases_where_numpy_differs(name, z, want, dtype):
             assert g != g, f"{name}({z}) = {got}, standard says {want}"
         else:
             assert g == pytest.approx(w, rel=1e-6), f"{name}({z}) = {got}, standard: {want}"
+            if w == 0:
+                assert np.signbit(g) == np.signbit(w), f"{name}({z}) = {got}: sign of zero"
 
 
 @pytest.mark.parametrize("op,dtype", [c for c in op_dtype_cases() if c.values[1].kind in "iu"])

@@ -277,6 +277,7 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     k = check_int(k, "eye", "k")
     if n_rows < 0 or n_cols < 0:
         raise ValueError(f"eye: sizes must be non-negative, got ({n_rows}, {n_cols})")
+    k = _clamp_diagonal(k, n_rows, n_cols)
     return _native.eye(n_rows, n_cols, k, (check_dtype(dtype, "eye") or _dt.default_float).code)
 
 
@@ -285,7 +286,7 @@ def tril(x, /, *, k=0):
     check_array(x, "tril")
     if x.ndim < 2:
         raise ValueError(f"tril: needs at least 2 dimensions, got {x.ndim}")
-    return _native.tri(x, check_int(k, "tril", "k"), False)
+    return _native.tri(x, _clamp_diagonal(check_int(k, "tril", "k"), *x.shape[-2:]), False)
 
 
 def triu(x, /, *, k=0):
@@ -293,7 +294,13 @@ def triu(x, /, *, k=0):
     check_array(x, "triu")
     if x.ndim < 2:
         raise ValueError(f"triu: needs at least 2 dimensions, got {x.ndim}")
-    return _native.tri(x, check_int(k, "triu", "k"), True)
+    return _native.tri(x, _clamp_diagonal(check_int(k, "triu", "k"), *x.shape[-2:]), True)
+
+
+def _clamp_diagonal(k: int, n_rows: int, n_cols: int) -> int:
+    """A diagonal offset beyond the matrix means the same as the nearest one just outside it
+    (and keeps arbitrarily large Python ints out of the engine's int64)."""
+    return max(-n_rows - 1, min(k, n_cols + 1))
 
 
 def meshgrid(*arrays, indexing="xy"):

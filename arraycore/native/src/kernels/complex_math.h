@@ -85,6 +85,7 @@ template <class R> inline std::complex<R> cexpm1(std::complex<R> z) {
   // The special cases below follow the standard where NumPy (which applies the formula
   // blindly) differs: expm1(+inf + 0j) = inf + 0j and expm1(nan + 0j) = nan + 0j (NumPy:
   // inf + nan j, nan + nan j), and the four infinite-real cases below (NumPy: nan + nan j).
+  if (x == 0 && y == 0) return {R(0), y};  // the standard: expm1(-0 + 0j) = +0 + 0j
   if (y == 0) return {std::expm1(x), y};
   if (std::isinf(x) && !std::isfinite(y)) {
     // Standard: expm1(-inf + inf j) = expm1(-inf + nan j) = -1 + 0j and
