@@ -72,8 +72,12 @@ constexpr int64_t kNarrowAgain = 1 << 18;
 
 // Stable LSD radix sort of n items produced by src(i) into dst, by key_of(item) (BITS wide),
 // with R-bit digits.  tmp: scratch for n items.  Needs n < 2^32.
-template <int BITS, int R, class Item, class Src, class KeyOf>
-void radix_sort_r(int64_t n, Src&& src, Item* dst, Item* tmp, KeyOf&& key_of) {
+template <int BITS, int R, class Item, class SrcRef, class KeyOfRef>
+void radix_sort_r(int64_t n, SrcRef&& src_ref, Item* dst, Item* tmp, KeyOfRef&& key_of_ref) {
+  // Local copies: through the references the compiler must assume the output stores may
+  // overwrite the captured pointers and reloads them for every element.
+  const auto src = src_ref;
+  const auto key_of = key_of_ref;
   constexpr int NB = 1 << R;
   constexpr int P = (BITS + R - 1) / R;
   uint32_t hist[P][NB];
