@@ -430,3 +430,15 @@ def test_results_are_arrays_and_0d():
     for fn in ("sum", "prod", "max", "min", "mean", "var", "std", "all", "any"):
         r = getattr(ac, fn)(x)
         assert isinstance(r, ac.Array) and r.shape == ()
+
+
+@pytest.mark.parametrize("fn", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("shape,axis", [((0, 3), 0), ((2, 0, 3), 1), ((0, 5), 0), ((3, 0), 1)])
+def test_cumulative_empty_axis_with_include_initial(fn, shape, axis):
+    """An empty scanned axis gives just the initial row (this once wrote past the output)."""
+    x = np.zeros(shape, dtype=np.float64)
+    got = np.asarray(getattr(ac, fn)(ac.asarray(x), axis=axis, include_initial=True))
+    want_shape = list(shape)
+    want_shape[axis] += 1
+    assert got.shape == tuple(want_shape)
+    assert np.all(got == (0.0 if fn == "cumulative_sum" else 1.0))

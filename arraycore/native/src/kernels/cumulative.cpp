@@ -65,6 +65,7 @@ void row_scan(const T* in, T* out, int64_t m, int64_t inner, int64_t c0, int64_t
     for (int64_t j = c0; j < c1; ++j) out[j] = id;
     out += inner;
   }
+  if (m == 0) return;  // an empty axis has no first row to copy (out has only the initial row)
   for (int64_t j = c0; j < c1; ++j) out[j] = in[j];
   for (int64_t i = 1; i < m; ++i) {
     const T* prev = out + (i - 1) * inner;
