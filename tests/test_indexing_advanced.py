@@ -267,3 +267,17 @@ def test_take_along_axis_errors():
 
 def test_info_capability():
     assert ac.__array_namespace_info__().capabilities()["boolean indexing"] is True
+
+
+def test_integer_index_into_empty_axis_raises_index_error():
+    """Every index into an empty axis is out of range (the gather once read element 0 of the
+    empty source before reporting it; found by AddressSanitizer)."""
+    for dtype in (ac.float64, ac.uint64, ac.int8):
+        x = ac.empty((0,), dtype=dtype)
+        with pytest.raises(IndexError):
+            x[ac.asarray([0])]
+        with pytest.raises(IndexError):
+            ac.take(x, ac.asarray([0, -1]), axis=0)
+        y = ac.empty((2, 0), dtype=dtype)
+        with pytest.raises(IndexError):
+            y[:, ac.asarray([0])]

@@ -287,6 +287,13 @@ void gather_typed(const NdArray& src, const Plan& p, const NdArray& out,
                   std::atomic<bool>& bad_flag) {
   const T* s = reinterpret_cast<const T*>(src.data());
   T* o = reinterpret_cast<T*>(out.data());
+  // Any index into an empty axis is out of range; the loops below would read element 0 of
+  // the (empty) source before reporting it.
+  for (int i = 0; i < p.k; ++i)
+    if (p.axis_size[i] == 0 && p.nB > 0) {
+      bad_flag = true;
+      return;
+    }
   const auto st = ptrs(p.bstr);
   const int64_t grain = std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(1, p.nR));
   const int k = p.k;
