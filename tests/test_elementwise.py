@@ -163,6 +163,8 @@ STANDARD_SPECIAL_CASES = [
     ("sqrt", complex(-0.0, 0.0), complex(0.0, 0.0)),
     ("exp", complex(INF, NAN), complex(INF, NAN)),
     ("tanh", complex(INF, NAN), complex(1.0, 0.0)),
+    ("tanh", complex(INF, 3.141592653589793), complex(1.0, 0.0)),  # C99 gives 1 - 0j
+    ("tanh", complex(-INF, -1.0), complex(-1.0, -0.0)),
     ("atanh", complex(1.0, 0.0), complex(INF, 0.0)),
 ]
 

@@ -281,3 +281,13 @@ def test_integer_index_into_empty_axis_raises_index_error():
         y = ac.empty((2, 0), dtype=dtype)
         with pytest.raises(IndexError):
             y[:, ac.asarray([0])]
+
+
+def test_empty_mask_on_axis_of_size_one_selects_nothing():
+    """NumPy and array-api-strict accept an empty mask along a size-1 axis (array-api-tests
+    checks it); other length mismatches raise IndexError."""
+    x = np.array([[1.0, 2.0, 3.0]])
+    got = ac.asarray(x)[ac.asarray([], dtype=ac.bool)]
+    assert got.shape == x[np.array([], dtype=bool)].shape == (0, 3)
+    with pytest.raises(IndexError):
+        ac.asarray(x)[ac.asarray([True, True])]

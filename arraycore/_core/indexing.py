@@ -183,6 +183,7 @@ def _plan(x, key, who):
     plan = _Plan()
     # A single mask over the leading axes: the compaction kernel, no coordinates.
     if (parts and parts[0][0] == "mask" and parts[0][1].ndim > 0
+            and parts[0][1].shape == x.shape[:parts[0][1].ndim]
             and all(t == "basic" and k is Ellipsis for t, k in parts[1:])):
         plan.mask = parts[0][1]
         return plan
@@ -224,7 +225,10 @@ def _plan(x, key, who):
         else:
             m = k.ndim
             for j in range(m):
-                if k.shape[j] != x.shape[xd + j]:
+                # An empty mask along an axis of size 1 selects nothing (NumPy and
+                # array-api-strict accept it, as the empty mask broadcasts there).
+                if k.shape[j] != x.shape[xd + j] and not (k.shape[j] == 0
+                                                          and x.shape[xd + j] == 1):
                     raise IndexError(
                         f"{who}: boolean index did not match the indexed array along axis "
                         f"{xd + j}; size of axis is {x.shape[xd + j]} but size of the boolean "

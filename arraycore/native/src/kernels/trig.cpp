@@ -19,7 +19,18 @@ AC_STD_UNARY(Acos, acos)
 AC_STD_UNARY(Atan, atan)
 AC_STD_UNARY(Sinh, sinh)
 AC_STD_UNARY(Cosh, cosh)
-AC_STD_UNARY(Tanh, tanh)
+// Complex tanh(+-inf + i y), y finite: C99 gives +-1 + i 0 sin(2y), whose zero takes the sign
+// of sin(2y) (negative for y = pi); the standard gives +-1 + 0j with the sign of y.
+struct Tanh {
+  template <class T> static T apply(T x) {
+    if constexpr (is_complex_v<T>) {
+      using R = real_t<T>;
+      if (std::isinf(x.real()) && std::isfinite(x.imag()))
+        return T(std::copysign(R(1), x.real()), std::copysign(R(0), x.imag()));
+    }
+    return std::tanh(x);
+  }
+};
 AC_STD_UNARY(Asinh, asinh)
 AC_STD_UNARY(Acosh, acosh)
 AC_STD_UNARY(Atanh, atanh)
