@@ -283,11 +283,12 @@ def test_integer_index_into_empty_axis_raises_index_error():
             y[:, ac.asarray([0])]
 
 
-def test_empty_mask_on_axis_of_size_one_selects_nothing():
-    """NumPy and array-api-strict accept an empty mask along a size-1 axis (array-api-tests
-    checks it); other length mismatches raise IndexError."""
-    x = np.array([[1.0, 2.0, 3.0]])
-    got = ac.asarray(x)[ac.asarray([], dtype=ac.bool)]
-    assert got.shape == x[np.array([], dtype=bool)].shape == (0, 3)
+def test_empty_mask_dimension_selects_nothing():
+    """NumPy and array-api-strict accept a zero-length mask dimension against any axis
+    (array-api-tests checks it); other length mismatches raise IndexError."""
+    for x in (np.array([[1.0, 2.0, 3.0]]), np.ones((3, 4)), np.array([False, False])):
+        got = ac.asarray(x)[ac.asarray([], dtype=ac.bool)]
+        assert got.shape == x[np.array([], dtype=bool)].shape
+    assert ac.ones((3, 4))[ac.ones((0, 4), dtype=ac.bool)].shape == (0,)
     with pytest.raises(IndexError):
-        ac.asarray(x)[ac.asarray([True, True])]
+        ac.asarray(np.ones(3))[ac.asarray([True, True])]

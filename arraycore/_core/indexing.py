@@ -225,10 +225,9 @@ def _plan(x, key, who):
         else:
             m = k.ndim
             for j in range(m):
-                # An empty mask along an axis of size 1 selects nothing (NumPy and
-                # array-api-strict accept it, as the empty mask broadcasts there).
-                if k.shape[j] != x.shape[xd + j] and not (k.shape[j] == 0
-                                                          and x.shape[xd + j] == 1):
+                # An empty mask dimension selects nothing along any axis (NumPy and
+                # array-api-strict accept it); other length mismatches are errors.
+                if k.shape[j] != x.shape[xd + j] and k.shape[j] != 0:
                     raise IndexError(
                         f"{who}: boolean index did not match the indexed array along axis "
                         f"{xd + j}; size of axis is {x.shape[xd + j]} but size of the boolean "
