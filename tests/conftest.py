@@ -112,3 +112,15 @@ def assert_matches_numpy(x, expected, rtol: float | None = None, atol: float = 0
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+def child_process_options() -> dict:
+    """subprocess.run options under which a child Python imports the same arraycore as this
+    process: the installed package in CI, the in-place build in development.  (A child
+    started in the repository root would import the uncompiled source tree first.)"""
+    import os
+    import tempfile
+
+    root = os.path.dirname(os.path.dirname(ac.__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    return {"env": env, "cwd": tempfile.gettempdir()}

@@ -18,12 +18,11 @@ pytest.importorskip("sklearn")
 
 @pytest.fixture(scope="module")
 def results():
-    import arraycore  # the child must import the same arraycore as this process
-    root = os.path.dirname(os.path.dirname(arraycore.__file__))
-    env = dict(os.environ, SCIPY_ARRAY_API="1",
-               PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    from conftest import child_process_options
+    opts = child_process_options()
+    opts["env"]["SCIPY_ARRAY_API"] = "1"
     out = subprocess.run([sys.executable, os.path.join(HERE, "dropin_calls.py"), "all"],
-                         capture_output=True, text=True, env=env, timeout=600)
+                         capture_output=True, text=True, timeout=600, **opts)
     assert out.returncode == 0, out.stderr[-3000:]
     return {r["name"]: r for r in map(json.loads, out.stdout.splitlines())}
 

@@ -137,8 +137,9 @@ def test_huge_shapes_never_crash():
     import json
     import subprocess
     import sys
+    from conftest import child_process_options
     proc = subprocess.run([sys.executable, "-c", _HUGE_SCRIPT, json.dumps(_HUGE_CALLS)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, **child_process_options())
     results = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     if proc.returncode != 0:
         crashed = _HUGE_CALLS[len(results)] if len(results) < len(_HUGE_CALLS) else "?"
