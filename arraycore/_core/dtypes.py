@@ -12,7 +12,7 @@ __all__ = [
     "DType", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "ALL_DTYPES", "BY_CODE", "BY_NAME",
     "default_float", "default_int", "default_complex", "promote_types", "promote_with_scalar",
-    "KIND_CATEGORIES", "STANDARD_KINDS", "category_mask", "in_category",
+    "KIND_CATEGORIES", "STANDARD_KINDS", "category_mask", "in_category", "promote_operands",
 ]
 
 
@@ -181,3 +181,13 @@ def promote_with_scalar(d: DType, scalar) -> DType:
             return _COMPLEX_FOR_REAL[d]
         return default_complex
     raise TypeError(f"expected a Python scalar, got {t.__name__}")
+
+
+def promote_operands(x1, x2, x1_is_scalar: bool, x2_is_scalar: bool) -> DType:
+    """Result dtype of two operands where at most one is a Python scalar (validated by the
+    caller): array-array promotion, or the array's dtype combined with a weak scalar."""
+    if x1_is_scalar:
+        return promote_with_scalar(x2.dtype, x1)
+    if x2_is_scalar:
+        return promote_with_scalar(x1.dtype, x2)
+    return promote_types(x1.dtype, x2.dtype)

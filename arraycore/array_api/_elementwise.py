@@ -72,11 +72,7 @@ def _operand_dtypes(op: OpDef, x1, x2):
         _check_array(op, x1, "x1")
     if not s2:
         _check_array(op, x2, "x2")
-    if s1:
-        return _dt.promote_with_scalar(x2.dtype, x1)
-    if s2:
-        return _dt.promote_with_scalar(x1.dtype, x2)
-    return _dt.promote_types(x1.dtype, x2.dtype)
+    return _dt.promote_operands(x1, x2, s1, s2)
 
 
 def _as_operand(x, dtype):

@@ -53,11 +53,7 @@ def _promote_pair(who, x1, x2, allow_scalars=(True, True)):
         _check_array(who, x1, "x1")
     if not s2:
         _check_array(who, x2, "x2")
-    if s1:
-        return _dt.promote_with_scalar(x2.dtype, x1)
-    if s2:
-        return _dt.promote_with_scalar(x1.dtype, x2)
-    return _dt.promote_types(x1.dtype, x2.dtype)
+    return _dt.promote_operands(x1, x2, s1, s2)
 
 
 def _arg_extreme(who, is_max, x, axis, keepdims):
