@@ -39,12 +39,7 @@ AC_BINDINGS(indexing) {
         [](const NdArray& src, const std::vector<int>& axes, const std::vector<NdArray>& idx,
            const NdArray& out, const std::string& who) {
           std::vector<NdArray> i64 = as_int64(idx, who.c_str());
-          if (out.numel() >= kReleaseGilElements) {
-            py::gil_scoped_release nogil;
-            gather(src, axes, i64, out, who.c_str());
-          } else {
-            gather(src, axes, i64, out, who.c_str());
-          }
+          maybe_nogil(out.numel(), [&] { gather(src, axes, i64, out, who.c_str()); });
         },
         "out[B, R] = src[idx on axes, R] (see kernels/gather.h).");
   m.def("adv_scatter",
@@ -54,12 +49,7 @@ AC_BINDINGS(indexing) {
           NdArray v = values;
           // Cast, and read everything first when the values share memory with dst.
           if (v.dtype != dst.dtype || v.buffer == dst.buffer) v = astype(v, dst.dtype);
-          if (v.numel() >= kReleaseGilElements) {
-            py::gil_scoped_release nogil;
-            scatter(dst, axes, i64, v, who.c_str());
-          } else {
-            scatter(dst, axes, i64, v, who.c_str());
-          }
+          maybe_nogil(v.numel(), [&] { scatter(dst, axes, i64, v, who.c_str()); });
         },
         "dst[idx on axes, R] = values[B, R], in order (last write wins).");
   m.def("count_true", [](const NdArray& mask) {

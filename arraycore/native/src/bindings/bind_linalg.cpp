@@ -20,19 +20,11 @@ AC_BINDINGS(linalg) {
   sync_blas_threads();
 
   m.def("matmul", [](const NdArray& a, const NdArray& b) {
-    if (matmul_work(a, b) >= kReleaseGilElements) {
-      py::gil_scoped_release nogil;
-      return matmul(a, b);
-    }
-    return matmul(a, b);
+    return maybe_nogil(matmul_work(a, b), [&] { return matmul(a, b); });
   }, py::arg("a"), py::arg("b"),
         "The standard's matmul of two arrays of one numeric dtype (BLAS for floating dtypes).");
   m.def("vecdot_last", [](const NdArray& a, const NdArray& b) {
-    if (std::max(a.numel(), b.numel()) >= kReleaseGilElements) {
-      py::gil_scoped_release nogil;
-      return vecdot_last(a, b);
-    }
-    return vecdot_last(a, b);
+    return maybe_nogil(std::max(a.numel(), b.numel()), [&] { return vecdot_last(a, b); });
   }, py::arg("a"), py::arg("b"),
         "sum(conj(a) * b) over the last axis of two arrays of one numeric dtype; the other "
         "axes broadcast.");

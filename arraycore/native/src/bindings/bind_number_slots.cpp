@@ -53,17 +53,8 @@ PyObject* number_slot(PyObject* x, PyObject* y) {
     const NdArray* a = as_exact_array(x);
     const NdArray* b = as_exact_array(y);
     if (a && b && a->dtype == b->dtype && ((s.accepted_mask >> dtype_index(a->dtype)) & 1)) {
-      const int64_t n = std::max(a->numel(), b->numel());
-      NdArray out;
-      if (n >= kReleaseGilElements) {
-        py::gil_scoped_release nogil;
-        const NdArray* in[] = {a, b};
-        out = apply_kernel(*s.kernel, in, 2);
-      } else {
-        const NdArray* in[] = {a, b};
-        out = apply_kernel(*s.kernel, in, 2);
-      }
-      return wrap_array(std::move(out)).release().ptr();
+      const NdArray* in[] = {a, b};
+      return wrap_array(apply_kernel_nogil(*s.kernel, in, 2)).release().ptr();
     }
     if (PyObject_TypeCheck(x, reinterpret_cast<PyTypeObject*>(array_type_object())))
       return PyObject_CallFunctionObjArgs(s.forward, x, y, nullptr);

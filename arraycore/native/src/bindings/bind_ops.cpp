@@ -10,17 +10,16 @@ namespace {
 template <class... A>
 NdArray apply(const Kernel& k, const A&... a) {
   const NdArray* in[] = {&a...};
-  constexpr int n = sizeof...(A);
-  int64_t size = 0;
-  for (const NdArray* x : in) size = std::max(size, x->numel());
-  if (size >= kReleaseGilElements) {
-    py::gil_scoped_release nogil;
-    return apply_kernel(k, in, n);
-  }
-  return apply_kernel(k, in, n);
+  return apply_kernel_nogil(k, in, sizeof...(A));
 }
 
 }  // namespace
+
+NdArray apply_kernel_nogil(const Kernel& k, const NdArray* const* inputs, int n) {
+  int64_t size = 0;
+  for (int i = 0; i < n; ++i) size = std::max(size, inputs[i]->numel());
+  return maybe_nogil(size, [&] { return apply_kernel(k, inputs, n); });
+}
 
 void bind_ops(py::module_& m) {
   py::class_<Kernel>(m, "Kernel")

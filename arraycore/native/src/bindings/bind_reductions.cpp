@@ -19,11 +19,8 @@ AC_BINDINGS(reductions) {
                      const std::string& who) {
         const ReduceOp rop = op_from_code(op, who.c_str());
         const DType out = dtype_from_code(out_code, who.c_str());
-        if (a.numel() >= kReleaseGilElements) {
-          py::gil_scoped_release nogil;
-          return reduce(rop, a, axes, keepdims, out, who.c_str());
-        }
-        return reduce(rop, a, axes, keepdims, out, who.c_str());
+        return maybe_nogil(a.numel(),
+                           [&] { return reduce(rop, a, axes, keepdims, out, who.c_str()); });
       }, py::arg("op"), py::arg("x"), py::arg("axes"), py::arg("keepdims"), py::arg("dtype"),
       py::arg("who"),
       "Reduction (0 sum, 1 prod, 2 max, 3 min, 4 all, 5 any) of x over the given axes "
@@ -32,11 +29,9 @@ AC_BINDINGS(reductions) {
                          const std::string& who) {
         const ReduceOp rop = op_from_code(op, who.c_str());
         const DType out = dtype_from_code(out_code, who.c_str());
-        if (a.numel() >= kReleaseGilElements) {
-          py::gil_scoped_release nogil;
+        return maybe_nogil(a.numel(), [&] {
           return cumulative(rop, a, axis, include_initial, out, who.c_str());
-        }
-        return cumulative(rop, a, axis, include_initial, out, who.c_str());
+        });
       }, py::arg("op"), py::arg("x"), py::arg("axis"), py::arg("include_initial"),
       py::arg("dtype"), py::arg("who"),
       "Cumulative sum (op 0) or product (op 1) of x along a non-negative axis.");

@@ -9,15 +9,6 @@
 namespace arraycore::native::bindings {
 namespace {
 
-template <class F>
-auto maybe_nogil(int64_t size, F&& f) {
-  if (size >= kReleaseGilElements) {
-    py::gil_scoped_release nogil;
-    return f();
-  }
-  return f();
-}
-
 py::object opt(const std::optional<NdArray>& a) {
   return a ? py::cast(*a) : py::none();
 }

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "../ndarray.h"
+#include "../op_registry.h"
 
 // Shapes convert from and to Python sequences like std::vector does.
 namespace pybind11::detail {
@@ -34,10 +35,23 @@ void python_to_element(py::handle value, DType dt, char* ptr, const char* who);
 const NdArray* as_exact_array(py::handle h);  // nullptr unless h's type is exactly Array
 py::object wrap_array(NdArray&& a);
 void cache_array_type(py::handle cls);
+
+// Applies an elementwise kernel (op_registry.h), releasing the GIL for large inputs.
+NdArray apply_kernel_nogil(const Kernel& k, const NdArray* const* inputs, int n);
 PyObject* array_type_object();                 // the Array type (borrowed)
 
 // Below this many elements a kernel keeps the GIL: releasing it costs more than the work.
 constexpr int64_t kReleaseGilElements = 1 << 14;
+
+// Runs f() with the GIL released when `size` (elements of work) is large enough to pay for it.
+template <class F>
+auto maybe_nogil(int64_t size, F&& f) {
+  if (size >= kReleaseGilElements) {
+    py::gil_scoped_release nogil;
+    return f();
+  }
+  return f();
+}
 
 // Binding files of op families register themselves (like kernels do) so adding a family
 // touches no shared file:   AC_BINDINGS(reductions) { m.def("sum", ...); }
