@@ -82,6 +82,74 @@ def test_float_order_and_stability():
     assert np.isnan(got_d[:80]).all()
 
 
+# Lengths around the vector sort's boundaries: leaf networks of 64 and 128 keys, partitions
+# that hold 2 x 8 vectors, whole vectors plus a partial tail.
+VECTOR_SORT_LENGTHS = [15, 16, 17, 63, 64, 65, 127, 128, 129, 130, 191, 192, 200, 257, 1000, 4099]
+
+
+def _patterns(n, rng):
+    """Inputs that stress a quicksort: runs of equal keys, presorted and adversarial orders."""
+    r = rng.standard_normal(n)
+    return {
+        "random": r,
+        "all_equal": np.full(n, 3.0),
+        "two_values": rng.integers(0, 2, n).astype(float),
+        "few_values": rng.integers(0, 5, n).astype(float),
+        "max_repeated": np.where(rng.random(n) < 0.5, 9.0, r),
+        "sorted": np.sort(r),
+        "reversed": np.sort(r)[::-1].copy(),
+        "organ_pipe": np.concatenate([np.arange(n // 2), np.arange(n - n // 2)[::-1]]).astype(float),
+        "sawtooth": (np.arange(n) % 7).astype(float),
+    }
+
+
+@pytest.mark.parametrize("n", VECTOR_SORT_LENGTHS)
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
+def test_vector_sort_boundaries_and_patterns(n, dtype, rng):
+    for name, p in _patterns(n, rng).items():
+        if dtype == "float32":
+            a = p.astype(np.float32)
+        elif dtype == "int32":
+            a = (p * 1e8).clip(-2**31, 2**31 - 1).astype(np.int32)
+        else:
+            a = (np.abs(p) * 1e9).clip(0, 2**32 - 1).astype(np.uint32)
+        x = ac.asarray(a)
+        for desc in (False, True):
+            got = np.asarray(ac.sort(x, descending=desc))
+            np.testing.assert_array_equal(got, np_sort(a, -1, desc), err_msg=f"{name} desc={desc}")
+
+
+@pytest.mark.parametrize("n", [40, 129, 5000, 100_000])
+def test_vector_sort_float32_nan_payloads_and_zeros(n, rng):
+    """The unstable vector sort must still give the stable answer bit for bit: NaNs with and
+    without the sign bit (and different payloads) last in input order, -0/+0 in input order."""
+    a = rng.standard_normal(n).astype(np.float32)
+    bits = a.view(np.uint32)
+    k = max(n // 10, 4)
+    pos = rng.choice(n, size=3 * k, replace=False)
+    nan_bits = np.array([0x7fc00000, 0xffc00000, 0x7f800001, 0xff812345], dtype=np.uint32)
+    bits[pos[:k]] = nan_bits[rng.integers(0, 4, k)]
+    bits[pos[k:2 * k]] = 0x80000000   # -0
+    bits[pos[2 * k:]] = 0             # +0
+    for a_ in (a, a[::-1].copy(), a[::3]):
+        x = ac.asarray(a_)
+        for desc in (False, True):
+            got = np.asarray(ac.sort(x, descending=desc))
+            want = np_sort(a_, -1, desc)
+            np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def test_vector_sort_integer_extremes(rng):
+    for dt in (np.int32, np.uint32):
+        info = np.iinfo(dt)
+        a = rng.integers(info.min, info.max, 3000, endpoint=True, dtype=dt)
+        a[::17] = info.max
+        a[5::19] = info.min
+        for desc in (False, True):
+            np.testing.assert_array_equal(np.asarray(ac.sort(ac.asarray(a), descending=desc)),
+                                          np_sort(a, -1, desc))
+
+
 def test_complex_order_matches_numpy():
     v = [complex(r, i) for r in (np.nan, 1.0, -1.0, 0.0) for i in (np.nan, 2.0, -2.0)]
     a = np.array(v * 30, dtype=np.complex128)
