@@ -104,43 +104,52 @@ def _patterns(n, rng):
 
 
 @pytest.mark.parametrize("n", VECTOR_SORT_LENGTHS)
-@pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint32", "float64", "int64", "uint64"])
 def test_vector_sort_boundaries_and_patterns(n, dtype, rng):
     for name, p in _patterns(n, rng).items():
-        if dtype == "float32":
-            a = p.astype(np.float32)
-        elif dtype == "int32":
-            a = (p * 1e8).clip(-2**31, 2**31 - 1).astype(np.int32)
+        if dtype.startswith("float"):
+            a = p.astype(dtype)
         else:
-            a = (np.abs(p) * 1e9).clip(0, 2**32 - 1).astype(np.uint32)
+            info = np.iinfo(dtype)
+            scaled = p * 1e8 if info.min < 0 else np.abs(p) * 1e9
+            # Clip inside the range (float64 rounds the int64 limits outwards).
+            a = scaled.clip(max(info.min, -2.0**62), min(info.max, 2.0**62)).astype(dtype)
         x = ac.asarray(a)
         for desc in (False, True):
             got = np.asarray(ac.sort(x, descending=desc))
             np.testing.assert_array_equal(got, np_sort(a, -1, desc), err_msg=f"{name} desc={desc}")
 
 
+NAN_BITS = {
+    "float32": (np.uint32, [0x7fc00000, 0xffc00000, 0x7f800001, 0xff812345], 0x80000000),
+    "float64": (np.uint64, [0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001,
+                            0xfff0000012345678], 0x8000000000000000),
+}
+
+
 @pytest.mark.parametrize("n", [40, 129, 5000, 100_000])
-def test_vector_sort_float32_nan_payloads_and_zeros(n, rng):
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_vector_sort_nan_payloads_and_zeros(n, dtype, rng):
     """The unstable vector sort must still give the stable answer bit for bit: NaNs with and
     without the sign bit (and different payloads) last in input order, -0/+0 in input order."""
-    a = rng.standard_normal(n).astype(np.float32)
-    bits = a.view(np.uint32)
+    ubits, nans, minus_zero = NAN_BITS[dtype]
+    a = rng.standard_normal(n).astype(dtype)
+    bits = a.view(ubits)
     k = max(n // 10, 4)
     pos = rng.choice(n, size=3 * k, replace=False)
-    nan_bits = np.array([0x7fc00000, 0xffc00000, 0x7f800001, 0xff812345], dtype=np.uint32)
-    bits[pos[:k]] = nan_bits[rng.integers(0, 4, k)]
-    bits[pos[k:2 * k]] = 0x80000000   # -0
+    bits[pos[:k]] = np.array(nans, dtype=ubits)[rng.integers(0, 4, k)]
+    bits[pos[k:2 * k]] = minus_zero
     bits[pos[2 * k:]] = 0             # +0
     for a_ in (a, a[::-1].copy(), a[::3]):
         x = ac.asarray(a_)
         for desc in (False, True):
             got = np.asarray(ac.sort(x, descending=desc))
             want = np_sort(a_, -1, desc)
-            np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+            np.testing.assert_array_equal(got.view(ubits), want.view(ubits))
 
 
 def test_vector_sort_integer_extremes(rng):
-    for dt in (np.int32, np.uint32):
+    for dt in (np.int32, np.uint32, np.int64, np.uint64):
         info = np.iinfo(dt)
         a = rng.integers(info.min, info.max, 3000, endpoint=True, dtype=dt)
         a[::17] = info.max

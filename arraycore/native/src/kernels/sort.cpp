@@ -1,7 +1,7 @@
 // L0: sort and argsort along an axis.
 //
 // Note [Radix sort]
-// `sort` of 4-byte values uses the vector quicksort instead (Note [Vectorized quicksort]); the
+// `sort` of 4- and 8-byte values uses the vector quicksort instead (Note [Vectorized quicksort]); the
 // radix sort serves argsort, the other widths, and builds without AVX2.
 // Real and integer inputs are sorted by an LSD radix sort on the order-preserving keys of
 // sort_keys.h: 11-bit digits (a 2048-bucket histogram fits in L1), all histograms counted in
@@ -65,8 +65,8 @@ std::vector<int64_t> line_starts(const NdArray& a) {
 namespace {
 
 constexpr int64_t kSmallSort = 256;
-// 4-byte values from this length on go to the vector quicksort (its leaves sort 64 keys in a
-// few hundred cycles, ahead of std::stable_sort from about 16 keys).
+// 4- and 8-byte values from this length on go to the vector quicksort (its leaves sort up to
+// 64 keys in a few hundred cycles, ahead of std::stable_sort from about 16 keys).
 constexpr int64_t kVectorSortMin = 16;
 // Short lines use 8-bit digits: with 11-bit digits clearing and prefix-summing the 2048-bucket
 // histograms would cost more than the passes themselves.
@@ -160,8 +160,8 @@ void sort_line(const char* in, int64_t st, int64_t n, char* out, bool desc, Scra
     else
       std::stable_sort(o, o + n, [](const T& a, const T& b) { return sort_less(a, b); });
   } else {
-    if constexpr (sizeof(T) == 4 && !std::is_same_v<T, bool>) {
-      // float32, int32, uint32: see Note [Vectorized quicksort].
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+      // float32/64, [u]int32/64: see Note [Vectorized quicksort].
       if (vector_sort_available() && n >= kVectorSortMin && n < (int64_t(1) << 31)) {
         sort_line_vectorized<T>(in, st, n, reinterpret_cast<T*>(out), desc);
         return;
