@@ -1,10 +1,10 @@
 // L0: sort and argsort along an axis.
 //
 // Note [Radix sort]
-// `sort` of 4- and 8-byte values uses the vector quicksort instead (Note [Vectorized quicksort]); the
-// radix sort serves argsort, the other widths, and builds without AVX2.
-// Real and integer inputs are sorted by an LSD radix sort on the order-preserving keys of
-// sort_keys.h: 11-bit digits (a 2048-bucket histogram fits in L1), all histograms counted in
+// `sort` of 4- and 8-byte values goes to the vector quicksort (Note [Vectorized quicksort],
+// vector_sort.cpp).  Everything else real or integer (argsort, sort of 1- and 2-byte values,
+// builds without AVX2) is sorted by an LSD radix sort on the order-preserving keys of
+// sort_keys.h: 8- or 11-bit digits (see kWideDigits), all histograms counted in
 // one first pass, and passes skipped when every key has the same digit (small integers,
 // floats of one sign and exponent range).  LSD radix sorting is stable, so `stable=True` costs
 // nothing.  `sort` moves the raw bits and recomputes the key in each pass (keeps -0 and NaN
