@@ -34,6 +34,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #ifdef __AVX2__
 #include "vector_sort_lanes.h"
@@ -57,7 +58,6 @@ namespace vsort {
 namespace {
 
 constexpr int kUnroll = 8;  // vectors read per partition step
-constexpr int kLeafVectors = 16;
 
 template <class L>
 inline void compare_exchange(V& a, V& b) {
@@ -67,11 +67,15 @@ inline void compare_exchange(V& a, V& b) {
 }
 
 // r[0, N) holds a bitonic sequence (vector i = keys i*lanes ...): sort it ascending.
+// (The loops over registers are unrolled fully so that r stays in registers.)
 template <class L, int N>
 inline void sort_bitonic_vectors(V* r) {
+#pragma GCC unroll 8
   for (int d = N / 2; d >= 1; d /= 2)
+#pragma GCC unroll 32
     for (int i = 0; i < N; ++i)
       if ((i & d) == 0) compare_exchange<L>(r[i], r[i + d]);
+#pragma GCC unroll 32
   for (int i = 0; i < N; ++i) r[i] = L::sort_bitonic(r[i]);
 }
 
@@ -125,12 +129,18 @@ struct OddEvenMergeNetwork {
 // Sorts the N * lanes keys held in r.  A sorting network on the lanes sorts each column (N
 // keys); transposing the square blocks turns column c into the vectors (block0[c], block1[c],
 // ...), which are gathered into runs; bitonic merges join the runs.
+template <class L, int N, size_t... I>
+inline void apply_network(V* r, std::index_sequence<I...>) {
+  static constexpr OddEvenMergeNetwork<N> kNet{};
+  // Every register index a compile-time constant: r stays in registers.
+  (compare_exchange<L>(r[kNet.pairs[I][0]], r[kNet.pairs[I][1]]), ...);
+}
+
 template <class L, int N>
 inline void sort_vectors(V* r) {
   constexpr int kL = L::kCount;
   static_assert(N % kL == 0, "the transposes need whole square blocks");
-  static constexpr OddEvenMergeNetwork<N> kNet{};
-  for (const auto& c : kNet.pairs) compare_exchange<L>(r[c[0]], r[c[1]]);
+  apply_network<L, N>(r, std::make_index_sequence<OddEvenMergeNetwork<N>::count()>{});
   for (int b = 0; b < N; b += kL) L::transpose(r + b);
   constexpr int kRun = N / kL;  // vectors per sorted run
   if constexpr (kRun > 1) {
@@ -193,12 +203,12 @@ void sort_leaf_n(typename L::Key* a, int64_t n, const Codec<L>& codec) {
 }
 
 template <class L>
-constexpr int64_t kLeaf = int64_t(kLeafVectors) * L::kCount;
+constexpr int64_t kLeaf = int64_t(L::kLeafVectors) * L::kCount;
 
 template <class L>
 void sort_leaf(typename L::Key* a, int64_t n, const Codec<L>& codec) {
-  if (n <= kLeaf<L> / 2) sort_leaf_n<L, kLeafVectors / 2>(a, n, codec);
-  else sort_leaf_n<L, kLeafVectors>(a, n, codec);
+  if (n <= kLeaf<L> / 2) sort_leaf_n<L, L::kLeafVectors / 2>(a, n, codec);
+  else sort_leaf_n<L, L::kLeafVectors>(a, n, codec);
 }
 
 // Decodes keys that are already in their final place.

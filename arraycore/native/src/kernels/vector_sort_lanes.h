@@ -33,6 +33,7 @@ template <>
 struct Lanes<int32_t> {
   using Key = int32_t;
   static constexpr int kCount = 8;
+  static constexpr int kLeafVectors = 16;  // leaves: up to 128 keys in 8 or 16 registers
   static constexpr PermutationTable<8, 1> kPermutations{};
 
   static V set1(Key k) { return _mm256_set1_epi32(k); }
@@ -87,12 +88,19 @@ template <>
 struct Lanes<int64_t> {
   using Key = int64_t;
   static constexpr int kCount = 4;
+  static constexpr int kLeafVectors = 16;   // leaves: up to 64 keys in 8 or 16 registers
   static constexpr PermutationTable<4, 2> kPermutations{};
 
   static V set1(Key k) { return _mm256_set1_epi64x(k); }
-  // AVX2 has no 64-bit min/max: compare and blend.
-  static V min(V a, V b) { return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b)); }
-  static V max(V a, V b) { return _mm256_blendv_epi8(b, a, _mm256_cmpgt_epi64(a, b)); }
+  // AVX2 has no 64-bit min/max: compare and blend.  (blendv_pd, not blendv_epi8: GCC
+  // rewrites the byte blend of a 64-bit mask with an extra byte compare.)
+  static V select(V if_false, V if_true, V mask) {
+    return _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(if_false),
+                                                _mm256_castsi256_pd(if_true),
+                                                _mm256_castsi256_pd(mask)));
+  }
+  static V min(V a, V b) { return select(a, b, _mm256_cmpgt_epi64(a, b)); }
+  static V max(V a, V b) { return select(b, a, _mm256_cmpgt_epi64(a, b)); }
   static V greater(V a, V b) { return _mm256_cmpgt_epi64(a, b); }
   static uint64_t mask_bits(V m) {
     return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(m)));
