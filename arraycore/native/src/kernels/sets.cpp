@@ -66,28 +66,27 @@ UniqueResult unique(const NdArray& x, bool want_indices, bool want_inverse, bool
   const size_t isz = x.itemsize();
   UniqueResult res;
   if (!want_indices && !want_inverse) {
-    // Values (and counts) only: sort the values themselves and compact runs in place.
+    // Values (and counts) only: sort the values themselves and find where runs start.  (No
+    // per-element counter update: incrementing a count in memory for every element chains each
+    // iteration to the previous store.)
     const NdArray s = sort(flat, 0, false);
-    std::vector<int64_t> counts;
-    int64_t k = 0;
+    std::vector<int64_t> starts;
+    if (n > 0) starts.push_back(0);
     visit_dtype(x.dtype, [&](auto tag) {
       using T = decltype(tag);
-      T* v = reinterpret_cast<T*>(s.data());
-      for (int64_t i = 0; i < n; ++i) {
-        if (k == 0 || !equal_value(v[i], v[k - 1])) {
-          v[k++] = v[i];
-          if (want_counts) counts.push_back(1);
-        } else if (want_counts) {
-          ++counts.back();
-        }
-      }
+      const T* v = reinterpret_cast<const T*>(s.data());
+      for (int64_t i = 1; i < n; ++i)
+        if (!equal_value(v[i], v[i - 1])) starts.push_back(i);
     });
+    const int64_t k = static_cast<int64_t>(starts.size());
     NdArray vals = empty(Shape{k}, x.dtype);
-    if (k) std::memcpy(vals.data(), s.data(), static_cast<size_t>(k) * isz);
+    for (int64_t g = 0; g < k; ++g)
+      std::memcpy(vals.data() + g * isz, s.data() + starts[g] * isz, isz);
     res.values = vals;
     if (want_counts) {
       NdArray cnt = empty(Shape{k}, DType::Int64);
-      if (k) std::memcpy(cnt.data(), counts.data(), static_cast<size_t>(k) * sizeof(int64_t));
+      int64_t* cp = reinterpret_cast<int64_t*>(cnt.data());
+      for (int64_t g = 0; g < k; ++g) cp[g] = (g + 1 < k ? starts[g + 1] : n) - starts[g];
       res.counts = cnt;
     }
     return res;
