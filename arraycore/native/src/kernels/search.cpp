@@ -64,27 +64,26 @@ T block_extreme_vec(const T* a, int64_t n) {
       m0 = ext(m0, v0); m1 = ext(m1, v1); m2 = ext(m2, v2); m3 = ext(m3, v3);
       n0 = unord(n0, v0); n1 = unord(n1, v1); n2 = unord(n2, v2); n3 = unord(n3, v3);
     }
-    alignas(32) T mv[4 * L], nv[4 * L];
-    if constexpr (std::is_same_v<T, float>) {
-      _mm256_store_ps(mv, m0); _mm256_store_ps(mv + L, m1);
-      _mm256_store_ps(mv + 2 * L, m2); _mm256_store_ps(mv + 3 * L, m3);
-      _mm256_store_ps(nv, _mm256_or_ps(_mm256_or_ps(n0, n1), _mm256_or_ps(n2, n3)));
-    } else {
-      _mm256_store_pd(mv, m0); _mm256_store_pd(mv + L, m1);
-      _mm256_store_pd(mv + 2 * L, m2); _mm256_store_pd(mv + 3 * L, m3);
-      _mm256_store_pd(nv, _mm256_or_pd(_mm256_or_pd(n0, n1), _mm256_or_pd(n2, n3)));
+    // The tail: one more vector-quad ending at a[n) (overlaps; harmless for a maximum).
+    if (i < n) {
+      const T* t = a + n - 4 * L;
+      V v0 = loadv(t), v1 = loadv(t + L), v2 = loadv(t + 2 * L), v3 = loadv(t + 3 * L);
+      m0 = ext(m0, v0); m1 = ext(m1, v1); m2 = ext(m2, v2); m3 = ext(m3, v3);
+      n0 = unord(n0, v0); n1 = unord(n1, v1); n2 = unord(n2, v2); n3 = unord(n3, v3);
     }
+    int any_nan;
+    if constexpr (std::is_same_v<T, float>)
+      any_nan = _mm256_movemask_ps(_mm256_or_ps(_mm256_or_ps(n0, n1), _mm256_or_ps(n2, n3)));
+    else
+      any_nan = _mm256_movemask_pd(_mm256_or_pd(_mm256_or_pd(n0, n1), _mm256_or_pd(n2, n3)));
+    if (any_nan) return std::numeric_limits<T>::quiet_NaN();
+    // No NaN: max/min are exact, reduce across the vectors, then across the lanes.
+    V m = ext(ext(m0, m1), ext(m2, m3));
+    alignas(32) T mv[L];
+    if constexpr (std::is_same_v<T, float>) _mm256_store_ps(mv, m);
+    else _mm256_store_pd(mv, m);
     T r = mv[0];
-    for (int j = 1; j < 4 * L; ++j) r = Max ? (mv[j] > r ? mv[j] : r) : (mv[j] < r ? mv[j] : r);
-    for (; i < n; ++i) {
-      if (a[i] != a[i]) return a[i];
-      r = Max ? (a[i] > r ? a[i] : r) : (a[i] < r ? a[i] : r);
-    }
-    for (int j = 0; j < L; ++j) {
-      uint64_t bits = 0;
-      std::memcpy(&bits, &nv[j], sizeof(T));
-      if (bits) return std::numeric_limits<T>::quiet_NaN();
-    }
+    for (int j = 1; j < L; ++j) r = Max ? (mv[j] > r ? mv[j] : r) : (mv[j] < r ? mv[j] : r);
     return r;
   } else {
     T acc[4 * kVecLanes<T>];
@@ -106,6 +105,34 @@ T block_extreme_vec(const T* a, int64_t n) {
 template <class T> constexpr int kVecLanes = 1 << 30;  // never taken
 template <class T, bool Max> T block_extreme_vec(const T*, int64_t) { return T{}; }
 #endif
+
+// The first i >= start with a[i] == v (v occurs in a[start, n)).
+template <class T>
+int64_t first_equal(const T* a, int64_t start, int64_t n, T v) {
+  int64_t i = start;
+#if defined(__AVX2__)
+  if constexpr (std::is_same_v<T, float>) {
+    const __m256 b = _mm256_set1_ps(v);
+    for (; i + 8 <= n; i += 8)
+      if (int m = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(a + i), b, _CMP_EQ_OQ)))
+        return i + __builtin_ctz(static_cast<unsigned>(m));
+  } else if constexpr (std::is_same_v<T, double>) {
+    const __m256d b = _mm256_set1_pd(v);
+    for (; i + 4 <= n; i += 4)
+      if (int m = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(a + i), b, _CMP_EQ_OQ)))
+        return i + __builtin_ctz(static_cast<unsigned>(m));
+  }
+#endif
+  // 32 elements at a time (a vectorizable compare), then one by one.
+  for (; i + 32 <= n; i += 32) {
+    int any = 0;
+    for (int j = 0; j < 32; ++j) any |= a[i + j] == v;
+    if (any) break;
+  }
+  for (; i < n; ++i)
+    if (a[i] == v) return i;
+  return start;  // unreachable
+}
 
 template <class T, bool Max>
 int64_t arg_line_real(const T* a, int64_t n) {
@@ -145,16 +172,7 @@ int64_t arg_line_real(const T* a, int64_t n) {
       best_start = s;
     }
   }
-  // Locate the first `best` in its block, 32 elements at a time (vectorizable compare).
-  int64_t i = best_start;
-  for (; i + 32 <= n; i += 32) {
-    int any = 0;
-    for (int j = 0; j < 32; ++j) any |= a[i + j] == best;
-    if (any) break;
-  }
-  for (; i < n; ++i)
-    if (a[i] == best) return i;
-  return best_start;  // unreachable
+  return first_equal(a, best_start, n, best);
 }
 
 template <class T, bool Max>
