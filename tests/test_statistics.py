@@ -156,6 +156,26 @@ def test_large_reductions_all_layouts_and_threads(dtype, rng):
         _native.set_num_threads(old)
 
 
+@pytest.mark.parametrize("shape,axes", [
+    ((5, 7, 9), (0, 1)), ((130, 3, 6), (0,)), ((2, 129, 5), (0, 1)), ((3, 6, 4, 5), (0, 2)),
+    ((257, 40), (0,)), ((4, 33, 70), (1,)), ((9, 2, 300), (0, 1))])
+@pytest.mark.parametrize("view", ["contiguous", "sliced", "reversed"])
+def test_outer_reductions_visit_every_row_once(shape, axes, view, rng):
+    """Reductions over leading axes walk rows four at a time with an odometer over the reduced
+    dims: integer sums are exact, so any row missed or added twice shows."""
+    a = rng.integers(-1000, 1000, size=shape).astype(np.int64)
+    if view == "sliced":
+        a = a[..., ::2]
+    elif view == "reversed":
+        a = a[::-1]
+    x = ac.asarray(a)
+    np.testing.assert_array_equal(np.asarray(ac.sum(x, axis=axes)), a.sum(axis=axes))
+    np.testing.assert_array_equal(np.asarray(ac.max(x, axis=axes)), a.max(axis=axes))
+    f = a.astype(np.float32)
+    np.testing.assert_allclose(np.asarray(ac.sum(ac.asarray(f), axis=axes)), f.sum(axis=axes),
+                               rtol=1e-6)
+
+
 def test_sum_nan_inf():
     a = np.array([[1.0, np.nan, 2.0], [np.inf, 1.0, -np.inf], [np.inf, 1.0, 2.0]])
     for axis in (None, 0, 1):

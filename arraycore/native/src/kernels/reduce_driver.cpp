@@ -200,18 +200,35 @@ void reduce_into(const ReduceLoops& L, const NdArray& a, const NdArray& out,
     const char* base = in_base + ioff + c0 * inner.is;
     int64_t idx[kMaxDims] = {0};
     int64_t roff = 0, cnt = 0;
-    for (int64_t r = 0; r < nrows; ++r) {
-      L.row(blk, base + roff, inner.is, w);
-      if (L.block_rows && ++cnt == kRowBlock) {
+    const int dl = red.nd - 1;  // the innermost reduced dim
+    for (int64_t r = 0; r < nrows;) {
+      // Four rows at once where the innermost reduced dim has them (and a row block does
+      // not end inside them).
+      int64_t step = 1;
+      if (dl >= 0 && idx[dl] + 4 <= red.n[dl] && (!L.block_rows || cnt + 4 <= kRowBlock)) {
+        L.rows4(blk, base + roff, inner.is, w, red.is[dl]);
+        step = 4;
+      } else {
+        L.row(blk, base + roff, inner.is, w);
+      }
+      r += step;
+      cnt += step;
+      if (L.block_rows && cnt == kRowBlock) {
         L.combine(acc, blk, w);
         L.fill(blk, w);
         cnt = 0;
       }
-      for (int d = red.nd - 1; d >= 0; --d) {  // odometer step
-        roff += red.is[d];
-        if (++idx[d] < red.n[d]) break;
+      if (dl < 0) continue;
+      // Odometer step by `step` rows (which stay inside the innermost dim), then carries.
+      roff += red.is[dl] * step;
+      idx[dl] += step;
+      for (int d = dl; d >= 0 && idx[d] == red.n[d]; --d) {
         roff -= red.is[d] * red.n[d];
         idx[d] = 0;
+        if (d > 0) {
+          roff += red.is[d - 1];
+          ++idx[d - 1];
+        }
       }
     }
     if (L.block_rows && cnt) L.combine(acc, blk, w);

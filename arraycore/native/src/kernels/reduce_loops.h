@@ -172,6 +172,23 @@ struct Loops {
       for (int64_t j = 0; j < n; ++j) a[j] = Op::f(a[j], Op::template load<Acc>(p[j * es]));
     }
   }
+  static void rows4(char* acc, const char* in, int64_t s, int64_t n, int64_t rs) {
+    if (s != static_cast<int64_t>(sizeof(In))) {
+      for (int k = 0; k < 4; ++k) row(acc, in + k * rs, s, n);
+      return;
+    }
+    Acc* a = reinterpret_cast<Acc*>(acc);
+    const In* p0 = reinterpret_cast<const In*>(in);
+    const In* p1 = reinterpret_cast<const In*>(in + rs);
+    const In* p2 = reinterpret_cast<const In*>(in + 2 * rs);
+    const In* p3 = reinterpret_cast<const In*>(in + 3 * rs);
+    for (int64_t j = 0; j < n; ++j) {
+      Acc v = Op::f(a[j], Op::template load<Acc>(p0[j]));
+      v = Op::f(v, Op::template load<Acc>(p1[j]));
+      v = Op::f(v, Op::template load<Acc>(p2[j]));
+      a[j] = Op::f(v, Op::template load<Acc>(p3[j]));
+    }
+  }
   static void fill(char* acc, int64_t n) {
     Acc* a = reinterpret_cast<Acc*>(acc);
     for (int64_t j = 0; j < n; ++j) a[j] = Op::template identity<Acc>();
@@ -193,6 +210,7 @@ struct Loops {
     ReduceLoops r;
     r.line = &line;
     r.row = &row;
+    r.rows4 = &rows4;
     r.fill = &fill;
     r.combine = &combine;
     r.store = &store;
