@@ -231,6 +231,21 @@ def test_max_min_nan_inf_extremes():
         assert_matches_numpy(ac.min(to_ac(a)), np.min(a))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_max_min_nan_anywhere(dtype, rng):
+    """A NaN in the vector body, the scalar tail, or any segment of a long line makes max/min
+    NaN; without one the result is exact."""
+    for n in (7, 33, 1000, 70_001):
+        base = rng.standard_normal(n).astype(dtype)
+        assert float(ac.max(ac.asarray(base))) == base.max()
+        assert float(ac.min(ac.asarray(base))) == base.min()
+        for pos in {0, n // 3, n - 1}:
+            a = base.copy()
+            a[pos] = np.nan
+            assert np.isnan(float(ac.max(ac.asarray(a)))), (n, pos)
+            assert np.isnan(float(ac.min(ac.asarray(a)))), (n, pos)
+
+
 def test_max_min_empty_errors():
     x = ac.zeros((3, 0))
     with pytest.raises(ValueError, match="^max"):

@@ -101,14 +101,56 @@ T vec_reduce(const T* p, int64_t n) {
   return r;
 }
 
+// Float max/min of a contiguous line: `x > m ? x : m` per lane is one vmaxps (it keeps m when
+// either is NaN), and NaN is tracked in a separate sticky mask, instead of MaxOp::vf's
+// compare + unordered compare + or + blend on the accumulator's dependency chain.
+template <bool Max, class T>
+T vec_extreme(const T* p, int64_t n) {
+  typedef T V __attribute__((vector_size(32)));
+  typedef std::conditional_t<sizeof(T) == 4, int32_t, int64_t> I;
+  typedef I M __attribute__((vector_size(32)));
+  constexpr int W = static_cast<int>(32 / sizeof(T));
+  constexpr int U = 4;
+  const T id = Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+  V acc[U];
+  M nan[U];
+  for (int u = 0; u < U; ++u) {
+    acc[u] = V{} + id;
+    nan[u] = M{};
+  }
+  int64_t i = 0;
+  for (; i + U * W <= n; i += U * W)
+    for (int u = 0; u < U; ++u) {
+      V x;
+      std::memcpy(&x, p + i + u * W, sizeof(V));
+      acc[u] = Max ? (x > acc[u] ? x : acc[u]) : (x < acc[u] ? x : acc[u]);
+      nan[u] |= x != x;
+    }
+  T r = id;
+  bool any_nan = false;
+  for (int u = 0; u < U; ++u)
+    for (int k = 0; k < W; ++k) {
+      r = Max ? (acc[u][k] > r ? acc[u][k] : r) : (acc[u][k] < r ? acc[u][k] : r);
+      any_nan |= nan[u][k] != 0;
+    }
+  for (; i < n; ++i) {
+    r = Max ? (p[i] > r ? p[i] : r) : (p[i] < r ? p[i] : r);
+    any_nan |= p[i] != p[i];
+  }
+  return any_nan ? std::numeric_limits<T>::quiet_NaN() : r;
+}
+
 template <class Op> constexpr bool kTruthOp = std::is_same_v<Op, AllOp> || std::is_same_v<Op, AnyOp>;
 
 // Reduction of n elements p[0], p[es], ... with kLanes accumulators.  ES = 1 (contiguous) is a
 // separate instantiation so its loads are plain vector loads.
 template <class Op, class In, class Acc, bool Contig>
 Acc lanes_reduce(const In* p, int64_t es, int64_t n) {
-  if constexpr (Contig && std::is_same_v<In, Acc> && std::is_arithmetic_v<Acc> &&
-                !std::is_same_v<Acc, bool> && !kTruthOp<Op>)
+  if constexpr (Contig && std::is_same_v<In, Acc> && std::is_floating_point_v<Acc> &&
+                (std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>))
+    return vec_extreme<std::is_same_v<Op, MaxOp>, Acc>(p, n);
+  else if constexpr (Contig && std::is_same_v<In, Acc> && std::is_arithmetic_v<Acc> &&
+                     !std::is_same_v<Acc, bool> && !kTruthOp<Op>)
     return vec_reduce<Op, Acc>(p, n);
   constexpr int L = kLanes<Acc>;
   if (Contig) es = 1;
