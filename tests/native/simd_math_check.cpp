@@ -217,6 +217,17 @@ long double ref_log_d(double x) { return std::log(static_cast<long double>(x)); 
 long double ref_expm1_f(float x) { return std::expm1(static_cast<double>(x)); }
 long double ref_log1p_f(float x) { return std::log1p(static_cast<double>(x)); }
 long double ref_tanh_f(float x) { return std::tanh(static_cast<double>(x)); }
+long double ref_sin_f(float x) { return std::sin(static_cast<double>(x)); }
+long double ref_cos_f(float x) { return std::cos(static_cast<double>(x)); }
+
+// sin/cos(float) are specified for |x| <= kTrigFastLimitF and non-finite x (the kernel sends
+// the rest to libm): keep those inputs.
+std::vector<float> trig_domain(std::vector<float> v) {
+    std::vector<float> out;
+    for (float x : v)
+        if (!std::isfinite(x) || std::fabs(x) <= sm::kTrigFastLimitF) out.push_back(x);
+    return out;
+}
 long double ref_expm1_d(double x) { return std::expm1(static_cast<long double>(x)); }
 long double ref_log1p_d(double x) { return std::log1p(static_cast<long double>(x)); }
 
@@ -300,6 +311,22 @@ int main(int argc, char** argv) {
         run<float>(st, f, ref_tanh_f, spf);
         run_sweep_f(st, f, ref_tanh_f, stride * 4 + 1);
         run<float>(st, f, ref_tanh_f, uniform<float>(rng, n / 4, -10.0, 10.0));
+        ok &= report(st);
+    }
+    for (int which = 0; which < 2; ++which) {
+        Stats st{which ? "cos(float)" : "sin(float)", 1, true};
+        auto f = [which](float x) { return which ? sm::cos(x) : sm::sin(x); };
+        auto ref = which ? ref_cos_f : ref_sin_f;
+        run<float>(st, f, ref, trig_domain(spf));
+        // every float of [0, 2^20] at the sweep stride, both signs
+        std::vector<float> sweep;
+        for (uint32_t u = 0; u <= 0x49800000u; u += static_cast<uint32_t>(stride * 4 + 1)) {
+            sweep.push_back(from_bits32(u));
+            sweep.push_back(-from_bits32(u));
+        }
+        run<float>(st, f, ref, sweep);
+        run<float>(st, f, ref, uniform<float>(rng, n / 4, -10.0, 10.0));
+        run<float>(st, f, ref, uniform<float>(rng, n / 8, -1e6, 1e6));
         ok &= report(st);
     }
     {

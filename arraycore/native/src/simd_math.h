@@ -18,12 +18,14 @@
 // -ffp-contract=off); where an FMA is useful it is requested explicitly via
 // detail::fma, which is a hardware FMA when the target has one.
 //
-// Functions: exp, log, expm1, log1p (float and double), tanh (float only).
+// Functions: exp, log, expm1, log1p (float and double), tanh, sin, cos (float only; sin and
+// cos for |x| <= kTrigFastLimitF, see there).
 // Accuracy (measured by tests/native/simd_math_check.cpp, see that file):
 //   float  exp/log: <= 1 ulp from the correctly rounded result (< 0.95 ulp
 //                   from the exact value)
 //   float  expm1/log1p/tanh: computed in double, correctly rounded in all
 //                   sampled inputs
+//   float  sin/cos: computed in double, <= 1 ulp (|x| <= kTrigFastLimitF)
 //   double exp/log: <= 2 ulp (measured < 0.97 ulp)
 //   double expm1/log1p: <= 2 ulp (measured < 1.45 ulp)
 //
@@ -402,5 +404,88 @@ inline double tanh_d(double x) noexcept {
 inline float tanh(float x) noexcept {
     return static_cast<float>(detail::tanh_d(static_cast<double>(x)));
 }
+
+// ---------------------------------------------------------------------------
+// sin, cos (float)
+//
+// Computed in double: x = k pi/2 + r with k = round(x 2/pi) and r by a
+// three-part Cody-Waite reduction (pi/2 = P1 + P2 + P3; k P1 and k P2 are
+// exact, so the roundings are relative to the small remainder), then Taylor polynomials
+// of sin and cos on |r| <= pi/4 (truncation error < 1e-14 relative, far below
+// float resolution) and the quadrant k mod 4 picks +-sin(r) or +-cos(r); one
+// rounding to float at the end keeps the result within 1 ulp. The reduction
+// is accurate while k stays small enough for the three parts to cancel
+// x's leading bits (|k| < 2^20); callers send |x| > kTrigFastLimitF (and may send NaN) to
+// libm instead (the elementwise kernel does this per block). Infinities and
+// NaN come out NaN here too.
+// ---------------------------------------------------------------------------
+
+inline constexpr float kTrigFastLimitF = 1048576.0f;  // 2^20
+
+namespace detail {
+// pi/2 = kPio2_1 + kPio2_2 + kPio2_3 (+ 1e-37): the first two have 33
+// significant bits, so k * kPio2_1 and k * kPio2_2 are exact for |k| < 2^20
+// with or without FMA.
+inline constexpr double kPio2_1 = 0x1.921fb54400000p+0;
+inline constexpr double kPio2_2 = 0x1.0b4611a600000p-34;
+inline constexpr double kPio2_3 = 0x1.3198a2e037073p-69;
+inline constexpr double k2OverPi = 0x1.45f306dc9c883p-1;
+
+// r and the quadrant q (0..3) with x = (4m + q) pi/2 + r, |r| <= pi/4.
+inline double reduce_pio2(double x, uint64_t& q) noexcept {
+    constexpr double kShift = 0x1.8p52;
+    const double kf = fma(x, k2OverPi, kShift);
+    q = bit_cast<uint64_t>(kf) & 3u;  // k mod 4 (two's complement low bits)
+    const double k = kf - kShift;
+    double r = fma(-k, kPio2_1, x);
+    r = fma(-k, kPio2_2, r);
+    return fma(-k, kPio2_3, r);
+}
+// sin(r) = r + r^3 (-1/3! + r^2/5! - ...), up to r^13.
+inline double sin_poly(double r) noexcept {
+    const double z = r * r;
+    double p = 1.0 / 6227020800.0;     // 1/13!
+    p = fma(p, z, -1.0 / 39916800.0);  // 1/11!
+    p = fma(p, z, 1.0 / 362880.0);
+    p = fma(p, z, -1.0 / 5040.0);
+    p = fma(p, z, 1.0 / 120.0);
+    p = fma(p, z, -1.0 / 6.0);
+    return fma(r * z, p, r);
+}
+// cos(r) = 1 - r^2/2 + r^4 (1/4! - r^2/6! + ...), up to r^14.
+inline double cos_poly(double r) noexcept {
+    const double z = r * r;
+    double p = -1.0 / 87178291200.0;   // 1/14!
+    p = fma(p, z, 1.0 / 479001600.0);  // 1/12!
+    p = fma(p, z, -1.0 / 3628800.0);
+    p = fma(p, z, 1.0 / 40320.0);
+    p = fma(p, z, -1.0 / 720.0);
+    p = fma(p, z, 1.0 / 24.0);
+    return fma(z * z, p, fma(-0.5, z, 1.0));
+}
+// sin (Shift = 0) or cos (Shift = 1) of x: quadrant q + Shift selects
+// sin(r), cos(r), -sin(r), -cos(r). The selections are bit operations: as
+// ternaries GCC turns them into branches, which blocks vectorization.
+template <unsigned Shift>
+inline float sincos_f(float xf) noexcept {
+    const double x = static_cast<double>(xf);
+    uint64_t q;
+    const double r = reduce_pio2(x, q);
+    q += Shift;
+    const uint64_t s = bit_cast<uint64_t>(sin_poly(r)), c = bit_cast<uint64_t>(cos_poly(r));
+    const uint64_t use_cos = 0 - (q & 1u);
+    uint64_t v = ((c & use_cos) | (s & ~use_cos)) ^ ((q & 2u) << 62);
+    if constexpr (Shift == 0) {
+        // sin(+-0) = +-0 (the polynomial's r + r^3 p loses the sign of -0)
+        const uint64_t xb = bit_cast<uint64_t>(x);
+        const uint64_t is_zero = 0 - static_cast<uint64_t>((xb << 1) == 0);
+        v = (xb & is_zero) | (v & ~is_zero);
+    }
+    return static_cast<float>(bit_cast<double>(v));
+}
+}  // namespace detail
+
+inline float sin(float x) noexcept { return detail::sincos_f<0>(x); }
+inline float cos(float x) noexcept { return detail::sincos_f<1>(x); }
 
 }  // namespace arraycore::native::simd_math

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "../dtype.h"
@@ -19,9 +20,49 @@
 
 namespace arraycore::native {
 
+// Ops whose vectorizable `apply` is exact only on part of the domain declare, for the types
+// concerned, `needs_exact(x)` (outside that part) and `exact(x)` (e.g. libm).
+template <class Op, class T, class = void>
+struct HasExactFallback : std::false_type {};
+template <class Op, class T>
+struct HasExactFallback<Op, T, std::void_t<decltype(Op::needs_exact(std::declval<T>())),
+                                           decltype(Op::exact(std::declval<T>()))>>
+    : std::true_type {};
+
+// Contiguous unary loop for such ops, in blocks: a block whose inputs are all inside the fast
+// domain (a vectorizable test) runs `apply`, the rare other blocks run `exact` on every
+// element.  Each block is tested before it is written, so out may alias in.
+template <class Op, class T, class Out>
+void unary_loop_with_fallback(Out* o, const T* a, int64_t n) {
+  constexpr int64_t kBlock = 256;
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t m = n - b < kBlock ? n - b : kBlock;
+    bool slow = false;
+    for (int64_t i = 0; i < m; ++i) slow |= Op::needs_exact(a[b + i]);
+    if (slow)
+      for (int64_t i = 0; i < m; ++i) o[b + i] = Op::exact(a[b + i]);
+    else
+      for (int64_t i = 0; i < m; ++i) o[b + i] = Op::apply(a[b + i]);
+  }
+}
+
 template <class Op, class T>
 void unary_loop(char** p, const int64_t* s, int64_t n) {
   using Out = decltype(Op::apply(std::declval<T>()));
+  if constexpr (HasExactFallback<Op, T>::value) {
+    if (s[0] == sizeof(Out) && s[1] == sizeof(T)) {
+      unary_loop_with_fallback<Op, T>(reinterpret_cast<Out*>(p[0]),
+                                      reinterpret_cast<const T*>(p[1]), n);
+    } else {
+      char* o = p[0];
+      const char* a = p[1];
+      for (int64_t i = 0; i < n; ++i, o += s[0], a += s[1]) {
+        const T x = *reinterpret_cast<const T*>(a);
+        *reinterpret_cast<Out*>(o) = Op::needs_exact(x) ? Op::exact(x) : Op::apply(x);
+      }
+    }
+    return;
+  }
   if (s[0] == sizeof(Out) && s[1] == sizeof(T)) {
     Out* o = reinterpret_cast<Out*>(p[0]);
     const T* a = reinterpret_cast<const T*>(p[1]);

@@ -3,27 +3,48 @@
 // std::complex (as NumPy), which implement the standard's special cases.
 #include <cmath>
 #include <complex>
+#include <type_traits>
 
+#include "../simd_math.h"
 #include "kernel_loops.h"
 
 namespace arraycore::native {
 namespace {
 
+// float sin/cos: simd_math's vectorizable versions (computed in double, <= 1 ulp) for
+// |x| <= 2^20; beyond that, and for NaN, libm (see HasExactFallback in kernel_loops.h).
+// double and complex: libm.
+template <bool IsSin>
+struct SinCos {
+  template <class T> static T apply(T x) {
+    if constexpr (std::is_same_v<T, float>) return IsSin ? simd_math::sin(x) : simd_math::cos(x);
+    else return IsSin ? std::sin(x) : std::cos(x);
+  }
+  template <class T, class = std::enable_if_t<std::is_same_v<T, float>>>
+  static bool needs_exact(T x) { return !(std::fabs(x) <= simd_math::kTrigFastLimitF); }
+  template <class T, class = std::enable_if_t<std::is_same_v<T, float>>>
+  static T exact(T x) { return IsSin ? std::sin(x) : std::cos(x); }
+};
+using Sin = SinCos<true>;
+using Cos = SinCos<false>;
+
 #define AC_STD_UNARY(Name, fn) \
   struct Name { template <class T> static T apply(T x) { return std::fn(x); } };
-AC_STD_UNARY(Sin, sin)
-AC_STD_UNARY(Cos, cos)
 AC_STD_UNARY(Tan, tan)
 AC_STD_UNARY(Asin, asin)
 AC_STD_UNARY(Acos, acos)
 AC_STD_UNARY(Atan, atan)
 AC_STD_UNARY(Sinh, sinh)
 AC_STD_UNARY(Cosh, cosh)
-// Complex tanh(+-inf + i y), y finite: C99 gives +-1 + i 0 sin(2y), whose zero takes the sign
-// of sin(2y) (negative for y = pi); the standard gives +-1 + 0j with the sign of y.
+// float tanh: simd_math::tanh (computed in double, correctly rounded on every sampled input,
+// vectorizes).  Complex tanh(+-inf + i y), y finite: C99 gives +-1 + i 0 sin(2y), whose zero
+// takes the sign of sin(2y) (negative for y = pi); the standard gives +-1 + 0j with the sign of
+// y.
 struct Tanh {
   template <class T> static T apply(T x) {
-    if constexpr (is_complex_v<T>) {
+    if constexpr (std::is_same_v<T, float>) {
+      return simd_math::tanh(x);
+    } else if constexpr (is_complex_v<T>) {
       using R = real_t<T>;
       if (std::isinf(x.real()) && std::isfinite(x.imag()))
         return T(std::copysign(R(1), x.real()), std::copysign(R(0), x.imag()));
