@@ -217,6 +217,7 @@ long double ref_log_d(double x) { return std::log(static_cast<long double>(x)); 
 long double ref_expm1_f(float x) { return std::expm1(static_cast<double>(x)); }
 long double ref_log1p_f(float x) { return std::log1p(static_cast<double>(x)); }
 long double ref_tanh_f(float x) { return std::tanh(static_cast<double>(x)); }
+long double ref_tanh_d(double x) { return std::tanh(static_cast<long double>(x)); }
 long double ref_sin_f(float x) { return std::sin(static_cast<double>(x)); }
 long double ref_cos_f(float x) { return std::cos(static_cast<double>(x)); }
 
@@ -327,6 +328,16 @@ int main(int argc, char** argv) {
         run<float>(st, f, ref, sweep);
         run<float>(st, f, ref, uniform<float>(rng, n / 4, -10.0, 10.0));
         run<float>(st, f, ref, uniform<float>(rng, n / 8, -1e6, 1e6));
+        ok &= report(st);
+    }
+    {
+        Stats st{"tanh(double)", 2, false};
+        auto f = [](double x) { return sm::tanh(x); };
+        run<double>(st, f, ref_tanh_d, spd);
+        run<double>(st, f, ref_tanh_d, rbd);
+        run<double>(st, f, ref_tanh_d, uniform<double>(rng, n / 2, -20.0, 20.0));
+        run<double>(st, f, ref_tanh_d, uniform<double>(rng, n / 2, -1.0, 1.0));
+        run<double>(st, f, ref_tanh_d, uniform<double>(rng, n / 4, -1e-5, 1e-5));
         ok &= report(st);
     }
     {
