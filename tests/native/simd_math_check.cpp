@@ -218,6 +218,8 @@ long double ref_expm1_f(float x) { return std::expm1(static_cast<double>(x)); }
 long double ref_log1p_f(float x) { return std::log1p(static_cast<double>(x)); }
 long double ref_tanh_f(float x) { return std::tanh(static_cast<double>(x)); }
 long double ref_tanh_d(double x) { return std::tanh(static_cast<long double>(x)); }
+long double ref_sin_d(double x) { return std::sin(static_cast<long double>(x)); }
+long double ref_cos_d(double x) { return std::cos(static_cast<long double>(x)); }
 long double ref_sin_f(float x) { return std::sin(static_cast<double>(x)); }
 long double ref_cos_f(float x) { return std::cos(static_cast<double>(x)); }
 
@@ -328,6 +330,28 @@ int main(int argc, char** argv) {
         run<float>(st, f, ref, sweep);
         run<float>(st, f, ref, uniform<float>(rng, n / 4, -10.0, 10.0));
         run<float>(st, f, ref, uniform<float>(rng, n / 8, -1e6, 1e6));
+        ok &= report(st);
+    }
+    for (int which = 0; which < 2; ++which) {
+        Stats st{which ? "cos(double)" : "sin(double)", 1, false};
+        auto f = [which](double x) { return which ? sm::cos(x) : sm::sin(x); };
+        auto ref = which ? ref_cos_d : ref_sin_d;
+        std::vector<double> sp;
+        for (double x : spd)
+            if (!std::isfinite(x) || std::fabs(x) <= sm::kTrigFastLimitD) sp.push_back(x);
+        run<double>(st, f, ref, sp);
+        run<double>(st, f, ref, uniform<double>(rng, n / 2, -10.0, 10.0));
+        run<double>(st, f, ref, uniform<double>(rng, n / 4, -1048576.0, 1048576.0));
+        run<double>(st, f, ref, uniform<double>(rng, n / 8, -1e-3, 1e-3));
+        // near multiples of pi/2, where the reduction cancels most
+        std::vector<double> near;
+        for (int k = 1; k < 200000; k += 7) {
+            const double c = k * 1.5707963267948966;
+            near.push_back(c);
+            near.push_back(std::nextafter(c, 0.0));
+            near.push_back(std::nextafter(c, 1e300));
+        }
+        run<double>(st, f, ref, near);
         ok &= report(st);
     }
     {

@@ -60,6 +60,8 @@ K(k_tanh_f, float, tanh)
 K(k_sin_f, float, sin)
 K(k_cos_f, float, cos)
 K(k_tanh_d, double, tanh)
+K(k_sin_d, double, sin)
+K(k_cos_d, double, cos)
 K(k_expm1_d, double, expm1)
 K(k_log1p_d, double, log1p)
 """

@@ -11,18 +11,22 @@
 namespace arraycore::native {
 namespace {
 
-// float sin/cos: simd_math's vectorizable versions (computed in double, <= 1 ulp) for
-// |x| <= 2^20; beyond that, and for NaN, libm (see HasExactFallback in kernel_loops.h).
-// double and complex: libm.
+// Real sin/cos: simd_math's vectorizable versions (float: computed in double; double: a
+// double-double reduction; both within 1 ulp) for |x| <= 2^20; beyond that, and for NaN,
+// libm (see HasExactFallback in kernel_loops.h).  Complex: libm.
 template <bool IsSin>
 struct SinCos {
   template <class T> static T apply(T x) {
-    if constexpr (std::is_same_v<T, float>) return IsSin ? simd_math::sin(x) : simd_math::cos(x);
-    else return IsSin ? std::sin(x) : std::cos(x);
+    if constexpr (std::is_floating_point_v<T>)
+      return IsSin ? simd_math::sin(x) : simd_math::cos(x);
+    else
+      return IsSin ? std::sin(x) : std::cos(x);
   }
-  template <class T, class = std::enable_if_t<std::is_same_v<T, float>>>
-  static bool needs_exact(T x) { return !(std::fabs(x) <= simd_math::kTrigFastLimitF); }
-  template <class T, class = std::enable_if_t<std::is_same_v<T, float>>>
+  template <class T, class = std::enable_if_t<std::is_floating_point_v<T>>>
+  static bool needs_exact(T x) {
+    return !(std::fabs(x) <= T(simd_math::kTrigFastLimitD));
+  }
+  template <class T, class = std::enable_if_t<std::is_floating_point_v<T>>>
   static T exact(T x) { return IsSin ? std::sin(x) : std::cos(x); }
 };
 using Sin = SinCos<true>;
