@@ -418,15 +418,13 @@ inline float tanh(float x) noexcept {
 // sin, cos (float)
 //
 // Computed in double: x = k pi/2 + r with k = round(x 2/pi) and r by a
-// three-part Cody-Waite reduction (pi/2 = P1 + P2 + P3; k P1 and k P2 are
-// exact, so the roundings are relative to the small remainder), then Taylor polynomials
-// of sin and cos on |r| <= pi/4 (truncation error < 1e-14 relative, far below
-// float resolution) and the quadrant k mod 4 picks +-sin(r) or +-cos(r); one
-// rounding to float at the end keeps the result within 1 ulp. The reduction
-// is accurate while k stays small enough for the three parts to cancel
-// x's leading bits (|k| < 2^20); callers send |x| > kTrigFastLimitF (and may send NaN) to
-// libm instead (the elementwise kernel does this per block). Infinities and
-// NaN come out NaN here too.
+// Cody-Waite reduction (pi/2 = P1 + P2 + P3; k P1 and k P2 are exact for
+// |k| < 2^20, so the roundings are relative to the small remainder), then
+// Taylor polynomials of sin and cos on |r| <= pi/4 (to float accuracy); the
+// quadrant k mod 4 picks +-sin(r) or +-cos(r), and one rounding to float at
+// the end keeps the result within 1 ulp. Callers send |x| > kTrigFastLimitF
+// (and may send NaN) to libm instead (the elementwise kernel does this per
+// block). Infinities and NaN come out NaN here too.
 // ---------------------------------------------------------------------------
 
 inline constexpr float kTrigFastLimitF = 1048576.0f;  // 2^20
@@ -440,33 +438,31 @@ inline constexpr double kPio2_2 = 0x1.0b4611a600000p-34;
 inline constexpr double kPio2_3 = 0x1.3198a2e037073p-69;
 inline constexpr double k2OverPi = 0x1.45f306dc9c883p-1;
 
-// r and the quadrant q (0..3) with x = (4m + q) pi/2 + r, |r| <= pi/4.
-inline double reduce_pio2(double x, uint64_t& q) noexcept {
+// r and the quadrant q (0..3) with x = (4m + q) pi/2 + r, |r| <= pi/4, for a
+// float x: two parts of pi/2 suffice (the dropped k P3 is below 2^-48 while
+// float results need r to ~2^-30 relative).
+inline double reduce_pio2_f(double x, uint64_t& q) noexcept {
     constexpr double kShift = 0x1.8p52;
     const double kf = fma(x, k2OverPi, kShift);
     q = bit_cast<uint64_t>(kf) & 3u;  // k mod 4 (two's complement low bits)
     const double k = kf - kShift;
-    double r = fma(-k, kPio2_1, x);
-    r = fma(-k, kPio2_2, r);
-    return fma(-k, kPio2_3, r);
+    const double r = fma(-k, kPio2_1, x);
+    return fma(-k, kPio2_2, r);
 }
-// sin(r) = r + r^3 (-1/3! + r^2/5! - ...), up to r^13.
-inline double sin_poly(double r) noexcept {
+// Float-accuracy polynomials on |r| <= pi/4 (truncation < 3e-9 relative,
+// a twentieth of a float ulp): sin(r) = r + r^3 (-1/3! + ... + r^6/9!),
+// cos(r) = 1 - r^2/2 + r^4 (1/4! - ... + r^6/10!).
+inline double sin_poly_f(double r) noexcept {
     const double z = r * r;
-    double p = 1.0 / 6227020800.0;     // 1/13!
-    p = fma(p, z, -1.0 / 39916800.0);  // 1/11!
-    p = fma(p, z, 1.0 / 362880.0);
+    double p = 1.0 / 362880.0;         // 1/9!
     p = fma(p, z, -1.0 / 5040.0);
     p = fma(p, z, 1.0 / 120.0);
     p = fma(p, z, -1.0 / 6.0);
     return fma(r * z, p, r);
 }
-// cos(r) = 1 - r^2/2 + r^4 (1/4! - r^2/6! + ...), up to r^14.
-inline double cos_poly(double r) noexcept {
+inline double cos_poly_f(double r) noexcept {
     const double z = r * r;
-    double p = -1.0 / 87178291200.0;   // 1/14!
-    p = fma(p, z, 1.0 / 479001600.0);  // 1/12!
-    p = fma(p, z, -1.0 / 3628800.0);
+    double p = -1.0 / 3628800.0;       // 1/10!
     p = fma(p, z, 1.0 / 40320.0);
     p = fma(p, z, -1.0 / 720.0);
     p = fma(p, z, 1.0 / 24.0);
@@ -479,9 +475,9 @@ template <unsigned Shift>
 inline float sincos_f(float xf) noexcept {
     const double x = static_cast<double>(xf);
     uint64_t q;
-    const double r = reduce_pio2(x, q);
+    const double r = reduce_pio2_f(x, q);
     q += Shift;
-    const uint64_t s = bit_cast<uint64_t>(sin_poly(r)), c = bit_cast<uint64_t>(cos_poly(r));
+    const uint64_t s = bit_cast<uint64_t>(sin_poly_f(r)), c = bit_cast<uint64_t>(cos_poly_f(r));
     const uint64_t use_cos = 0 - (q & 1u);
     uint64_t v = ((c & use_cos) | (s & ~use_cos)) ^ ((q & 2u) << 62);
     if constexpr (Shift == 0) {
