@@ -1,8 +1,9 @@
 // Randomized check of the AVX2 vector quicksort (arraycore/native/src/kernels/vector_sort.cpp)
 // against std::sort on the same keys, for both key widths and every key codec (signed,
 // unsigned, float; ascending and descending), in place and out of place, on lengths around
-// the leaf and partition boundaries and on inputs full of duplicates.  It also drives the
-// depth-limit fallback directly (quicksort with depth 0), which random inputs never reach.
+// the leaf and partition boundaries and on inputs full of duplicates, and with a serial
+// SortRunner that claims 4 workers (the parallel split and task assignment).  It also drives
+// the depth-limit fallback directly (quicksort with depth 0), which random inputs never reach.
 //
 // Build & run (tests/native/test_vector_sort.py does this):
 //   g++ -O2 -march=native -std=c++17 -I arraycore/native/src/kernels
@@ -10,6 +11,7 @@
 #include "vector_sort.cpp"  // the internals, for the depth-limit case
 
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -35,13 +37,21 @@ std::vector<U> make_input(std::mt19937_64& g, int64_t n, int kind) {
   return v;
 }
 
+// Runs the tasks one after another, but makes the sort split its work for 4 workers.
+const an::SortRunner kSerialRunner{4, [](int64_t count, const std::function<void(int64_t)>& task) {
+  for (int64_t i = count - 1; i >= 0; --i) task(i);  // any order must do
+}};
+
 template <class U>
 int check_width(std::mt19937_64& g, int trials) {
   using S = std::make_signed_t<U>;
   constexpr U top = U(1) << (8 * sizeof(U) - 1);
   int bad = 0;
   for (int t = 0; t < trials; ++t) {
-    const int64_t n = t < trials / 4 ? t % 300 : static_cast<int64_t>(g() % 20000);
+    const bool large = t % 50 == 0;
+    const int64_t n = large ? static_cast<int64_t>(131072 + g() % 300000)
+                  : t < trials / 4 ? t % 300 : static_cast<int64_t>(g() % 20000);
+    const an::SortRunner* runner = large && t % 100 == 0 ? &kSerialRunner : nullptr;
     an::KeyCodec<U> c;
     const int codec = static_cast<int>(g() % 6);
     c.float_mask = codec % 3 == 2 ? ~U(0) : U(0);
@@ -54,13 +64,13 @@ int check_width(std::mt19937_64& g, int trials) {
     std::vector<U> got(in.size());
     if (g() % 4 == 0) {
       got = in;
-      an::vector_sort(got.data(), n, got.data(), c);
+      an::vector_sort(got.data(), n, got.data(), c, runner);
     } else {
-      an::vector_sort(in.data(), n, got.data(), c);
+      an::vector_sort(in.data(), n, got.data(), c, runner);
     }
     if (got != want && bad++ < 5)
-      std::printf("FAIL: %zu-byte keys, n=%lld, codec %d\n", sizeof(U),
-                  static_cast<long long>(n), codec);
+      std::printf("FAIL: %zu-byte keys, n=%lld, codec %d, runner %d\n", sizeof(U),
+                  static_cast<long long>(n), codec, runner != nullptr);
   }
   return bad;
 }

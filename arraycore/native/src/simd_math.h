@@ -387,31 +387,35 @@ inline float log1p(float x) noexcept {
 // near tanh = 1). |x| is clamped at 20, where tanh rounds to 1 in double
 // precision (so +-inf -> +-1); the sign is restored by copysign.
 //
-// The sum t + 2 and the quotient are corrected to second order (the exact
-// rounding error of the sum by TwoSum, the exact division remainder by an
-// fma), so the only errors left are expm1's (<= 1.45 ulp) and the final
-// rounding: <= 2 ulp for double, and far below float resolution for the
-// float version.
+// double: the sum t + 2 and the quotient are corrected to second order (the
+// exact rounding error of the sum by TwoSum, the exact division remainder by
+// an fma), so the only errors left are expm1's (<= 1.45 ulp) and the final
+// rounding: <= 2 ulp. float: the plain quotient in double is already far
+// below float resolution.
 namespace detail {
-inline double tanh_d(double x) noexcept {
+// expm1(2|x|), |x| clamped at 20.
+inline double tanh_t(double x) noexcept {
     // clamp after scaling: a scaling after a clamp gets distributed into the
     // select arms by GCC and then blocks if-conversion
     double ax2 = 2.0 * __builtin_fabs(x);
     ax2 = ax2 > 40.0 ? 40.0 : ax2;
-    const double t = expm1(ax2);
-    const double s = t + 2.0;                          // TwoSum: s + e == t + 2
-    const double sp = s - t;
-    const double e = (t - (s - sp)) + (2.0 - sp);
-    const double q = t / s;
-    const double rem = fma(-q, s, t);                  // t - q s, exact
-    const double res = q + (rem - q * e) / s;          // t / (s + e) to second order
-    return __builtin_copysign(res, x);
+    return expm1(ax2);
 }
 }  // namespace detail
 
-inline double tanh(double x) noexcept { return detail::tanh_d(x); }
+inline double tanh(double x) noexcept {
+    const double t = detail::tanh_t(x);
+    const double s = t + 2.0;                    // TwoSum: s + e == t + 2
+    const double sp = s - t;
+    const double e = (t - (s - sp)) + (2.0 - sp);
+    const double q = t / s;
+    const double rem = detail::fma(-q, s, t);    // t - q s, exact
+    const double res = q + (rem - q * e) / s;    // t / (s + e) to second order
+    return __builtin_copysign(res, x);
+}
 inline float tanh(float x) noexcept {
-    return static_cast<float>(detail::tanh_d(static_cast<double>(x)));
+    const double t = detail::tanh_t(static_cast<double>(x));
+    return static_cast<float>(__builtin_copysign(t / (t + 2.0), static_cast<double>(x)));
 }
 
 // ---------------------------------------------------------------------------

@@ -35,6 +35,11 @@ template <class T, bool Max> inline bool better(T v, T acc) {
 
 #if defined(__AVX2__)
 template <class T> constexpr int kVecLanes = 32 / static_cast<int>(sizeof(T));
+// The AVX register type of float / double (a specialization: __m256 as a template argument
+// drops its attributes, which GCC warns about).
+template <class T> struct AvxVector;
+template <> struct AvxVector<float> { using type = __m256; };
+template <> struct AvxVector<double> { using type = __m256d; };
 
 // Max (min) of a[0..n) with NaN sticky (a NaN anywhere makes the result NaN), AVX2.
 // Needs n >= 4 lanes' worth; integer types fall back to the portable loop.
@@ -42,7 +47,7 @@ template <class T, bool Max>
 T block_extreme_vec(const T* a, int64_t n) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     constexpr int L = kVecLanes<T>;
-    using V = std::conditional_t<std::is_same_v<T, float>, __m256, __m256d>;
+    using V = typename AvxVector<T>::type;
     auto loadv = [](const T* p) -> V {
       if constexpr (std::is_same_v<T, float>) return _mm256_loadu_ps(p);
       else return _mm256_loadu_pd(p);
@@ -101,8 +106,10 @@ T block_extreme_vec(const T* a, int64_t n) {
     return r;
   }
 }
+constexpr bool kHasBlockExtremeVec = true;
 #else
-template <class T> constexpr int kVecLanes = 1 << 30;  // never taken
+constexpr bool kHasBlockExtremeVec = false;  // the portable loops below serve every block
+template <class T> constexpr int kVecLanes = 1;
 template <class T, bool Max> T block_extreme_vec(const T*, int64_t) { return T{}; }
 #endif
 
@@ -143,7 +150,7 @@ int64_t arg_line_real(const T* a, int64_t n) {
   for (int64_t s = 0; s < n; s += B) {
     const int64_t e = std::min(n, s + B);
     T bm;
-    if (e - s >= 4 * kVecLanes<T>) {
+    if (kHasBlockExtremeVec && e - s >= 4 * kVecLanes<T>) {
       bm = block_extreme_vec<T, Max>(a + s, e - s);
     } else if (e - s >= W) {
       T acc[W];

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "../thread_pool.h"
 #include "search_sort.h"
 #include "sort_keys.h"
 #include "vector_sort.h"
@@ -82,11 +83,19 @@ void sort_line_vectorized(const char* in, int64_t st, int64_t n, T* out, bool de
   if constexpr (std::is_unsigned_v<T>) codec.xor_const = kTop;
   if (desc) codec.xor_const = static_cast<U>(~codec.xor_const);
   U* o = reinterpret_cast<U*>(out);
+  // The engine's pool runs the sort's tasks (inside a worker, parallel_for runs serially).
+  SortRunner runner;
+  runner.threads = num_threads();
+  runner.run = [](int64_t count, const std::function<void(int64_t)>& task) {
+    parallel_for(count, 1, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) task(i);
+    });
+  };
   if (st == static_cast<int64_t>(sizeof(T))) {
-    vector_sort(reinterpret_cast<const U*>(in), n, o, codec);
+    vector_sort(reinterpret_cast<const U*>(in), n, o, codec, &runner);
   } else {
     for (int64_t i = 0; i < n; ++i) o[i] = load<U>(in + i * st);
-    vector_sort(o, n, o, codec);
+    vector_sort(o, n, o, codec, &runner);
   }
   if constexpr (std::is_floating_point_v<T>) repair_float_ties(in, st, n, o, desc);
 }

@@ -25,6 +25,9 @@
 //   means the pivot is the maximum; the range is then split into (< pivot, == pivot) instead,
 //   which finishes all keys equal to the maximum at once, so runs of equal keys cost one pass.
 // * Depth limit: after 2 log2(n) levels (adversarial input) the range goes to std::sort.
+// * Threads: given a SortRunner with several workers, the top levels partition their ranges in
+//   parallel until there are ~4 ranges per worker, which are then sorted as whole tasks,
+//   assigned largest first to the least loaded worker (vector_sort.h).
 // * Keys: the callers' values are mapped to signed keys by a KeyCodec (vector_sort.h); the
 //   first partition encodes as it reads, and leaves decode as they store, so the mapping
 //   costs no pass of its own.
@@ -35,6 +38,7 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #ifdef __AVX2__
 #include "vector_sort_lanes.h"
@@ -46,7 +50,7 @@ namespace arraycore::native {
 
 bool vector_sort_available() { return false; }
 template <class U>
-void vector_sort(const U*, int64_t, U*, const KeyCodec<U>&) {
+void vector_sort(const U*, int64_t, U*, const KeyCodec<U>&, const SortRunner*) {
   throw std::logic_error("vector_sort: this build has no AVX2");
 }
 
@@ -385,32 +389,110 @@ int initial_depth(int64_t n) {
   return depth;
 }
 
+// A range of keys still to sort, with its remaining depth budget.
+template <class K>
+struct Range {
+  K* a;
+  int64_t n;
+  int depth;
+};
+
+// Ranges at least this long are worth a task of their own.
+constexpr int64_t kParallelMin = int64_t(1) << 15;
+
+// One partition step of r into at most two ranges appended to out (keys equal to a maximum
+// pivot are finished and decoded on the spot).
+template <class L>
+void split_range(const Range<typename L::Key>& r, const Codec<L>& codec,
+                 Range<typename L::Key>* out, int* count) {
+  using K = typename L::Key;
+  *count = 0;
+  if (r.n < 2 * kParallelMin || r.depth == 0) {
+    out[(*count)++] = r;
+    return;
+  }
+  const K pivot = choose_pivot<K>(r.n, [a = r.a](int64_t i) { return a[i]; });
+  const int64_t m = partition<L, false>(r.a, r.n, pivot);
+  if (m == r.n) {
+    const int64_t lt = partition<L, true>(r.a, r.n, pivot);
+    decode_range(r.a + lt, r.n - lt, codec);
+    out[(*count)++] = {r.a, lt, r.depth - 1};
+    return;
+  }
+  out[(*count)++] = {r.a, m, r.depth - 1};
+  out[(*count)++] = {r.a + m, r.n - m, r.depth - 1};
+}
+
+// Sorts the ranges, split further and spread over runner.threads workers: a few levels of
+// partitions (each level's ranges partitioned in parallel) until there are about 4 ranges per
+// worker, then whole ranges as tasks, assigned largest first to the least loaded worker.
+template <class L>
+void sort_ranges(std::vector<Range<typename L::Key>> ranges, const Codec<L>& codec,
+                 const SortRunner& runner) {
+  using R = Range<typename L::Key>;
+  const int threads = std::max(runner.threads, 1);
+  for (int level = 0; level < 8 && static_cast<int>(ranges.size()) < 4 * threads; ++level) {
+    std::vector<R> next(2 * ranges.size());
+    std::vector<int> counts(ranges.size());
+    runner.run(static_cast<int64_t>(ranges.size()), [&](int64_t i) {
+      split_range<L>(ranges[i], codec, &next[2 * i], &counts[i]);
+    });
+    std::vector<R> kept;
+    for (size_t i = 0; i < ranges.size(); ++i)
+      for (int j = 0; j < counts[i]; ++j) kept.push_back(next[2 * i + j]);
+    const bool split_any = kept.size() != ranges.size();
+    ranges = std::move(kept);
+    if (!split_any) break;
+  }
+  std::sort(ranges.begin(), ranges.end(), [](const R& x, const R& y) { return x.n > y.n; });
+  std::vector<std::vector<R>> work(static_cast<size_t>(threads));
+  std::vector<int64_t> load(static_cast<size_t>(threads), 0);
+  for (const R& r : ranges) {
+    const size_t w = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    work[w].push_back(r);
+    load[w] += r.n;
+  }
+  runner.run(threads, [&](int64_t w) {
+    for (const R& r : work[static_cast<size_t>(w)]) quicksort(r.a, r.n, r.depth, codec);
+  });
+}
+
 template <class L, class U>
-void sort_encoded(const U* src_bits, int64_t n, U* out_bits, const KeyCodec<U>& key_codec) {
+void sort_encoded(const U* src_bits, int64_t n, U* out_bits, const KeyCodec<U>& key_codec,
+                  const SortRunner* runner) {
   using K = typename L::Key;
   static_assert(sizeof(K) == sizeof(U));
   const Codec<L> codec(key_codec);
   const K* src = reinterpret_cast<const K*>(src_bits);
   K* a = reinterpret_cast<K*>(out_bits);
   auto key_at = [&](int64_t i) { return static_cast<K>(key_codec.encode(src_bits[i])); };
+  const int depth = initial_depth(n);
+  std::vector<Range<K>> ranges;
   if (n <= kLeaf<L> || src_bits == out_bits) {
     // Encode in place, then sort.  (A leaf loads whole vectors, which `src` may not have.)
     for (int64_t i = 0; i < n; ++i) a[i] = key_at(i);
-    if (n <= kLeaf<L>) sort_leaf(a, n, codec);
-    else quicksort(a, n, initial_depth(n), codec);
-    return;
-  }
-  // The first partition reads the raw values and writes keys: the encoding costs no pass.
-  const K pivot = choose_pivot<K>(n, key_at);
-  const int64_t m = partition_encoded<L>(src, n, a, pivot, codec);
-  const int depth = initial_depth(n);
-  if (m == n) {
-    const int64_t lt = partition<L, true>(a, n, pivot);
-    decode_range(a + lt, n - lt, codec);
-    quicksort(a, lt, depth, codec);
+    if (n <= kLeaf<L>) {
+      sort_leaf(a, n, codec);
+      return;
+    }
+    ranges.push_back({a, n, depth});
   } else {
-    quicksort(a, m, depth, codec);
-    quicksort(a + m, n - m, depth, codec);
+    // The first partition reads the raw values and writes keys: the encoding costs no pass.
+    const K pivot = choose_pivot<K>(n, key_at);
+    const int64_t m = partition_encoded<L>(src, n, a, pivot, codec);
+    if (m == n) {
+      const int64_t lt = partition<L, true>(a, n, pivot);
+      decode_range(a + lt, n - lt, codec);
+      ranges.push_back({a, lt, depth});
+    } else {
+      ranges.push_back({a, m, depth});
+      ranges.push_back({a + m, n - m, depth});
+    }
+  }
+  if (runner && runner->threads > 1 && n >= 4 * kParallelMin) {
+    sort_ranges<L>(std::move(ranges), codec, *runner);
+  } else {
+    for (const auto& r : ranges) quicksort(r.a, r.n, r.depth, codec);
   }
 }
 
@@ -418,16 +500,17 @@ void sort_encoded(const U* src_bits, int64_t n, U* out_bits, const KeyCodec<U>& 
 }  // namespace vsort
 
 template <class U>
-void vector_sort(const U* src, int64_t n, U* out, const KeyCodec<U>& codec) {
+void vector_sort(const U* src, int64_t n, U* out, const KeyCodec<U>& codec,
+                 const SortRunner* runner) {
   using Key = std::conditional_t<sizeof(U) == 4, int32_t, int64_t>;
-  vsort::sort_encoded<vsort::Lanes<Key>>(src, n, out, codec);
+  vsort::sort_encoded<vsort::Lanes<Key>>(src, n, out, codec, runner);
 }
 
 #endif  // __AVX2__
 
 template void vector_sort<uint32_t>(const uint32_t*, int64_t, uint32_t*,
-                                    const KeyCodec<uint32_t>&);
+                                    const KeyCodec<uint32_t>&, const SortRunner*);
 template void vector_sort<uint64_t>(const uint64_t*, int64_t, uint64_t*,
-                                    const KeyCodec<uint64_t>&);
+                                    const KeyCodec<uint64_t>&, const SortRunner*);
 
 }  // namespace arraycore::native

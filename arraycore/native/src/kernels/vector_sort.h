@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <type_traits>
 
 namespace arraycore::native {
@@ -30,11 +31,20 @@ struct KeyCodec {
   U decode(U key) const { return flip_negative(key ^ xor_const); }
 };
 
+// How the sort runs tasks in parallel (the kernel itself knows no thread pool): run(count,
+// task) calls task(0) ... task(count - 1), spread over `threads` workers, and returns when all
+// are done.  Tests pass a serial runner that claims several workers.
+struct SortRunner {
+  int threads = 1;
+  std::function<void(int64_t, const std::function<void(int64_t)>&)> run;
+};
+
 // Sorts the n values src[0, n) by their keys into out[0, n).  out is src (in place) or does
 // not overlap it.  Unstable: the callers use it where values with equal keys are identical
-// bits, or repair the few runs where they are not.
+// bits, or repair the few runs where they are not.  runner: nullptr sorts on this thread.
 template <class U>
-void vector_sort(const U* src, int64_t n, U* out, const KeyCodec<U>& codec);
+void vector_sort(const U* src, int64_t n, U* out, const KeyCodec<U>& codec,
+                 const SortRunner* runner = nullptr);
 
 // Sorts one line of n values (T = float, double, or a 4- or 8-byte integer; read at byte
 // stride `st`) into the contiguous `out`, with the result of a stable sort
