@@ -134,6 +134,23 @@ def test_result_type_many():
     assert ac.result_type(ac.bool, ac.bool, ac.bool) == ac.bool
 
 
+def test_result_type_of_every_triple_matches_numpy_in_any_order():
+    """Three or more dtypes promote as NumPy's result_type does, whatever their order (a
+    pairwise fold would give complex128 for uint16, int8, complex64; NumPy gives complex64)."""
+    import itertools
+    names = [d.name for d in ac.__array_namespace_info__().dtypes().values()]
+    for t in itertools.product(names, repeat=3):
+        want = np.result_type(*t).name
+        assert ac.result_type(*(getattr(ac, n) for n in t)).name == want, t
+    assert ac.result_type(ac.uint16, ac.int8, ac.complex64) == ac.complex64
+    assert ac.result_type(ac.int8, ac.uint16, ac.complex64, ac.bool) == ac.complex64
+    # the same rule for functions that combine many arrays
+    parts = [ac.zeros(2, dtype=ac.uint16), ac.zeros(2, dtype=ac.int8), ac.zeros(2, dtype=ac.complex64)]
+    assert ac.concat(parts).dtype == ac.complex64
+    assert ac.stack(parts).dtype == ac.complex64
+    assert ac.asarray(parts).dtype == ac.complex64
+
+
 @pytest.mark.parametrize("dtype,scalar,expected", [
     ("int8", 1, "int8"), ("uint8", 1, "uint8"), ("int32", 1.0, "float64"),
     ("float32", 1j, "complex64"), ("bool", 1, "int64"), ("bool", True, "bool"),

@@ -112,9 +112,7 @@ def _from_sequence_of_arrays(seq, dtype):
         raise ValueError("asarray: the nested sequence is ragged (elements have shapes "
                          f"{sorted({p.shape for p in parts})})")
     if dtype is None:
-        dtype = parts[0].dtype
-        for p in parts[1:]:
-            dtype = _dt.promote_types(dtype, p.dtype)
+        dtype = _dt.promote_sequence(p.dtype for p in parts)
     out = _native.empty((len(parts),) + shape, dtype.code)
     for i, p in enumerate(parts):
         out[i]._copy_from(p)

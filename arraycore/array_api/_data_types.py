@@ -131,9 +131,7 @@ def result_type(*arrays_and_dtypes):
             dtypes.append(_dtype_of(v, "result_type"))
     if not dtypes:
         raise ValueError("result_type: at least one array or dtype is required")
-    r = dtypes[0]
-    for d in dtypes[1:]:
-        r = _dt.promote_types(r, d)
+    r = _dt.promote_sequence(dtypes)
     for s in scalars:
         r = _dt.promote_with_scalar(r, s)
     return r

@@ -74,10 +74,7 @@ def _arrays(arrays, who):
 
 
 def _result_dtype(arrays):
-    d = arrays[0].dtype
-    for a in arrays[1:]:
-        d = _dt.promote_types(d, a.dtype)
-    return d
+    return _dt.promote_sequence(a.dtype for a in arrays)
 
 
 def broadcast_shapes(*shapes):

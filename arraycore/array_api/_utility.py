@@ -99,9 +99,7 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
                          None if append is None else _as_part("diff", "append", append, x,
                                                               axis)) if p is not None]
     if len(parts) > 1:
-        d = parts[0].dtype
-        for p in parts[1:]:
-            d = _dt.promote_types(d, p.dtype)
+        d = _dt.promote_sequence(p.dtype for p in parts)
         shape = list(x.shape)
         shape[axis] = _total_length(parts, axis)
         a = _empty(tuple(shape), dtype=d)
