@@ -166,6 +166,23 @@ def test_complex_order_matches_numpy():
     np.testing.assert_array_equal(np.asarray(ac.argsort(x)), np.argsort(a, kind="stable"))
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", [300, 5000])
+def test_complex_radix_order_all_nan_groups(dtype, n, rng):
+    """Complex lines from 256 elements on are ordered by three stable radix passes (imag, real,
+    NaN group): every NaN group, +-0 in both parts, infinities, duplicates and random values,
+    against NumPy's stable order, ascending and descending, bit for bit."""
+    special = np.array([0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan])
+    re = np.where(rng.random(n) < 0.5, rng.choice(special, n), rng.standard_normal(n))
+    im = np.where(rng.random(n) < 0.5, rng.choice(special, n), rng.standard_normal(n))
+    a = np.empty(n, dtype=dtype)
+    a.real = re  # assigning the parts keeps -0 and NaN exactly
+    a.imag = im
+    x = ac.asarray(a)
+    check_sort(a, x, -1, False)
+    check_sort(a, x, -1, True)
+
+
 def test_large_lines_use_radix(rng):
     a = rng.standard_normal(300_000).astype(np.float32)
     a[::1000] = np.nan

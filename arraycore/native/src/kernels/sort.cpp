@@ -4,21 +4,23 @@
 // `sort` of 4- and 8-byte values goes to the vector quicksort (Note [Vectorized quicksort],
 // vector_sort.cpp).  Everything else real or integer (argsort, sort of 1- and 2-byte values,
 // builds without AVX2) is sorted by an LSD radix sort on the order-preserving keys of
-// sort_keys.h: 8- or 11-bit digits (see kWideDigits), all histograms counted in
+// sort_keys.h (radix_sort.h): 8- or 11-bit digits, all histograms counted in
 // one first pass, and passes skipped when every key has the same digit (small integers,
 // floats of one sign and exponent range).  LSD radix sorting is stable, so `stable=True` costs
 // nothing.  `sort` moves the raw bits and recomputes the key in each pass (keeps -0 and NaN
 // payloads); `argsort` moves (key, index) pairs, packed in one uint64 when the key has at most
 // 32 bits.  Descending order sorts the complemented key: the reverse order, with equal elements
 // still in input order (not the reverse of an ascending stable sort).  The passes ping-pong so
-// the last one lands in the output.  Small lines (< 256) and complex inputs use
-// std::stable_sort with the comparator of sort_keys.h.
+// the last one lands in the output.  Complex lines are three such sorts (sort_complex.cpp).
+// Small lines (< 256) use std::stable_sort with the comparator of sort_keys.h.
 #include <algorithm>
 #include <cstring>
 #include <numeric>
 
 #include "../thread_pool.h"
 #include "search_sort.h"
+#include "radix_sort.h"
+#include "sort_complex.h"
 #include "sort_keys.h"
 #include "vector_sort.h"
 
@@ -68,70 +70,6 @@ constexpr int64_t kSmallSort = 256;
 // 4- and 8-byte values from this length on go to the vector quicksort (its leaves sort up to
 // 64 keys in a few hundred cycles, ahead of std::stable_sort from about 16 keys).
 constexpr int64_t kVectorSortMin = 16;
-// Short lines use 8-bit digits: with 11-bit digits clearing and prefix-summing the 2048-bucket
-// histograms would cost more than the passes themselves.
-// Long lines go back to 8-bit digits: 2048 scatter streams into arrays larger than the L2
-// cache miss the TLB and the shared L3 on every write (measured: a 1e6-element pass took 9 ms
-// with 11-bit digits on a loaded machine, against 0.3 ms per 1e5).
-constexpr int64_t kWideDigits = 1 << 16;
-constexpr int64_t kNarrowAgain = 1 << 18;
-
-// Stable LSD radix sort of n items produced by src(i) into dst, by key_of(item) (BITS wide),
-// with R-bit digits.  tmp: scratch for n items.  Needs n < 2^32.
-template <int BITS, int R, class Item, class SrcRef, class KeyOfRef>
-void radix_sort_r(int64_t n, SrcRef&& src_ref, Item* dst, Item* tmp, KeyOfRef&& key_of_ref) {
-  // Local copies: through the references the compiler must assume the output stores may
-  // overwrite the captured pointers and reloads them for every element.
-  const auto src = src_ref;
-  const auto key_of = key_of_ref;
-  constexpr int NB = 1 << R;
-  constexpr int P = (BITS + R - 1) / R;
-  uint32_t hist[P][NB];
-  std::memset(hist, 0, sizeof hist);
-  for (int64_t i = 0; i < n; ++i) {
-    auto k = key_of(src(i));
-    for (int p = 0; p < P; ++p) ++hist[p][(k >> (p * R)) & (NB - 1)];
-  }
-  int active[P];
-  int na = 0;
-  auto k0 = key_of(src(0));
-  for (int p = 0; p < P; ++p)
-    if (hist[p][(k0 >> (p * R)) & (NB - 1)] != static_cast<uint32_t>(n)) active[na++] = p;
-  if (na == 0) {
-    for (int64_t i = 0; i < n; ++i) dst[i] = src(i);
-    return;
-  }
-  const Item* in = nullptr;
-  for (int j = 0; j < na; ++j) {
-    const int p = active[j];
-    const int sh = p * R;
-    Item* out = ((na - 1 - j) % 2 == 0) ? dst : tmp;
-    uint32_t off[NB];
-    uint32_t s = 0;
-    for (int b = 0; b < NB; ++b) { off[b] = s; s += hist[p][b]; }
-    if (j == 0) {
-      for (int64_t i = 0; i < n; ++i) {
-        Item it = src(i);
-        out[off[(key_of(it) >> sh) & (NB - 1)]++] = it;
-      }
-    } else {
-      for (int64_t i = 0; i < n; ++i) {
-        Item it = in[i];
-        out[off[(key_of(it) >> sh) & (NB - 1)]++] = it;
-      }
-    }
-    in = out;
-  }
-}
-
-template <int BITS, class Item, class Src, class KeyOf>
-void radix_sort(int64_t n, Src&& src, Item* dst, Item* tmp, KeyOf&& key_of) {
-  if (BITS <= 8 || n < kWideDigits || n >= kNarrowAgain)
-    radix_sort_r<BITS, 8, Item>(n, src, dst, tmp, key_of);
-  else
-    radix_sort_r<BITS, 11, Item>(n, src, dst, tmp, key_of);
-}
-
 // Scratch buffers from the engine's allocator (large blocks come from its cache: no
 // zero-filling, no page faults), reused across the lines of one chunk.
 struct Scratch {
@@ -154,6 +92,12 @@ template <class T>
 void sort_line(const char* in, int64_t st, int64_t n, char* out, bool desc, Scratch& sc) {
   if constexpr (is_complex_v<T>) {
     T* o = reinterpret_cast<T*>(out);
+    if (n >= kSmallSort && n < (int64_t(1) << 32)) {
+      int64_t* order = sc.get_b<int64_t>(n);
+      complex_sort_order<T>(in, st, n, desc, order, sc.get_a<Pair64>(3 * n));
+      for (int64_t j = 0; j < n; ++j) o[j] = load<T>(in + order[j] * st);
+      return;
+    }
     for (int64_t i = 0; i < n; ++i) o[i] = load<T>(in + i * st);
     if (desc)
       std::stable_sort(o, o + n, [](const T& a, const T& b) { return sort_less(b, a); });
@@ -187,11 +131,6 @@ void sort_line(const char* in, int64_t st, int64_t n, char* out, bool desc, Scra
   }
 }
 
-struct Pair64 {
-  uint64_t k;
-  int64_t i;
-};
-
 // Indices that sort one line (read at byte stride `st`) into the contiguous int64 `out`.
 template <class T>
 void argsort_line(const char* in, int64_t st, int64_t n, int64_t* out, bool desc, Scratch& sc) {
@@ -202,6 +141,10 @@ void argsort_line(const char* in, int64_t st, int64_t n, int64_t* out, bool desc
     std::stable_sort(out, out + n, [v, less](int64_t a, int64_t b) { return less(v[a], v[b]); });
   };
   if constexpr (is_complex_v<T>) {
+    if (n >= kSmallSort && n < (int64_t(1) << 32)) {
+      complex_sort_order<T>(in, st, n, desc, out, sc.get_a<Pair64>(3 * n));
+      return;
+    }
     if (desc) comparator_sort([](const T& a, const T& b) { return sort_less(b, a); });
     else comparator_sort([](const T& a, const T& b) { return sort_less(a, b); });
   } else {
