@@ -47,6 +47,7 @@ def build_cases(quick: bool = False):
     s64 = rng.standard_normal(n_sort)
     i64 = rng.integers(-10**9, 10**9, size=n_sort)
     small_ints = rng.integers(0, 1000, size=n_sort).astype(np.int32)
+    c64 = (rng.standard_normal(n_sort) + 1j * rng.standard_normal(n_sort)).astype(np.complex64)
     hay = np.sort(s64)
     cond = rng.random(n_big) < 0.5
     other = rng.standard_normal(n_big, dtype=np.float32)
@@ -74,6 +75,10 @@ def build_cases(quick: bool = False):
         _case(f"argsort f64 {n_sort:.0e}", [s64], lambda np_, a: np_.argsort(a),
               lambda ac, a: ac.argsort(a), lambda t, a: t.argsort(a),
               lambda j, a: j.argsort(a)),
+        _case(f"sort c64 {n_sort:.0e}", [c64], lambda np_, a: np_.sort(a),
+              lambda ac, a: ac.sort(a)),
+        _case(f"argsort c64 {n_sort:.0e}", [c64], lambda np_, a: np_.argsort(a),
+              lambda ac, a: ac.argsort(a)),
         _case("sort f32 1000x1000 axis=-1", [m], lambda np_, a: np_.sort(a, axis=-1),
               lambda ac, a: ac.sort(a, axis=-1), lambda t, a: t.sort(a, dim=-1)[0],
               lambda j, a: j.sort(a, axis=-1)),
