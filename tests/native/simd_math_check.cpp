@@ -24,6 +24,7 @@
 // wrong. Options: --n N (random samples per function, default 4e6),
 // --stride S (float bit-pattern sweep stride, default 97; 1 = exhaustive).
 #include "simd_math.h"
+#include "simd_trig.h"
 
 #include <cinttypes>
 #include <cmath>

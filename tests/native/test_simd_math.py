@@ -47,6 +47,7 @@ def test_simd_math_accuracy(name, tmp_path):
 
 VEC_SRC = """
 #include "simd_math.h"
+#include "simd_trig.h"
 #include <cstdint>
 namespace sm = arraycore::native::simd_math;
 #define K(name, T, f) void name(const T* a, T* o, int64_t n) { for (int64_t i = 0; i < n; i++) o[i] = sm::f(a[i]); }

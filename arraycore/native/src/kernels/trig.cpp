@@ -5,7 +5,7 @@
 #include <complex>
 #include <type_traits>
 
-#include "../simd_math.h"
+#include "../simd_trig.h"
 #include "kernel_loops.h"
 
 namespace arraycore::native {
