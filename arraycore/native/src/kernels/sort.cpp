@@ -1,9 +1,10 @@
 // L0: sort and argsort along an axis.
 //
 // Note [Radix sort]
-// `sort` of 4- and 8-byte values goes to the vector quicksort (Note [Vectorized quicksort],
-// vector_sort.cpp).  Everything else real or integer (argsort, sort of 1- and 2-byte values,
-// builds without AVX2) is sorted by an LSD radix sort on the order-preserving keys of
+// `sort` of 4- and 8-byte values, and `argsort` of 32-bit keys (as key << 32 | index words),
+// go to the vector quicksort (Note [Vectorized quicksort], vector_sort.cpp).  Everything else
+// real or integer (argsort of 8-, 16- and 64-bit keys, sort of 1- and 2-byte values, builds
+// without AVX2) is sorted by an LSD radix sort on the order-preserving keys of
 // sort_keys.h (radix_sort.h): 8- or 11-bit digits, all histograms counted in
 // one first pass, and passes skipped when every key has the same digit (small integers,
 // floats of one sign and exponent range).  LSD radix sorting is stable, so `stable=True` costs
@@ -166,6 +167,22 @@ void argsort_line(const char* in, int64_t st, int64_t n, int64_t* out, bool desc
       return;
     }
     const U flip = desc ? static_cast<U>(~U(0)) : U(0);
+    if constexpr (K::BITS == 32) {
+      if (vector_sort_available() && n < (int64_t(1) << 31)) {
+        // (key << 32 | index) words are all distinct, so the (unstable) vector sort of them,
+        // as unsigned numbers, is the stable order.
+        uint64_t* o = reinterpret_cast<uint64_t*>(out);
+        for (int64_t i = 0; i < n; ++i)
+          o[i] = (static_cast<uint64_t>(static_cast<U>(K::key(load<U>(in + i * st)) ^ flip))
+                  << 32) | static_cast<uint64_t>(i);
+        KeyCodec<uint64_t> unsigned_order;
+        unsigned_order.xor_const = uint64_t(1) << 63;
+        const SortRunner runner = engine_sort_runner();
+        vector_sort(o, n, o, unsigned_order, &runner);
+        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(o[i] & 0xffffffffu);
+        return;
+      }
+    }
     if constexpr (K::BITS <= 32) {
       // (key << 32 | index) in one word; the last pass writes straight into `out`.
       auto src = [in, st, flip](int64_t i) {

@@ -73,6 +73,18 @@ void repair_float_ties(const char* in, int64_t st, int64_t n, U* o, bool desc) {
 
 }  // namespace
 
+// The engine's pool runs the sort's tasks (inside a worker, parallel_for runs serially).
+SortRunner engine_sort_runner() {
+  SortRunner runner;
+  runner.threads = num_threads();
+  runner.run = [](int64_t count, const std::function<void(int64_t)>& task) {
+    parallel_for(count, 1, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) task(i);
+    });
+  };
+  return runner;
+}
+
 template <class T>
 void sort_line_vectorized(const char* in, int64_t st, int64_t n, T* out, bool desc) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8);
@@ -83,14 +95,7 @@ void sort_line_vectorized(const char* in, int64_t st, int64_t n, T* out, bool de
   if constexpr (std::is_unsigned_v<T>) codec.xor_const = kTop;
   if (desc) codec.xor_const = static_cast<U>(~codec.xor_const);
   U* o = reinterpret_cast<U*>(out);
-  // The engine's pool runs the sort's tasks (inside a worker, parallel_for runs serially).
-  SortRunner runner;
-  runner.threads = num_threads();
-  runner.run = [](int64_t count, const std::function<void(int64_t)>& task) {
-    parallel_for(count, 1, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) task(i);
-    });
-  };
+  const SortRunner runner = engine_sort_runner();
   if (st == static_cast<int64_t>(sizeof(T))) {
     vector_sort(reinterpret_cast<const U*>(in), n, o, codec, &runner);
   } else {

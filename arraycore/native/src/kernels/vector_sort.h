@@ -39,6 +39,9 @@ struct SortRunner {
   std::function<void(int64_t, const std::function<void(int64_t)>&)> run;
 };
 
+// A SortRunner on the engine's thread pool (sort_values_vectorized.cpp).
+SortRunner engine_sort_runner();
+
 // Sorts the n values src[0, n) by their keys into out[0, n).  out is src (in place) or does
 // not overlap it.  Unstable: the callers use it where values with equal keys are identical
 // bits, or repair the few runs where they are not.  runner: nullptr sorts on this thread.
