@@ -240,36 +240,33 @@ def _setitem(self, key, value):
     if not _is_basic(key):
         return _setitem_advanced(self, key, value)
     view = basic_view(self, key, "__setitem__")
-    d = self.dtype
+    if _check_stored_value(self.dtype, value):
+        view._fill(value)
+    else:
+        view._copy_from(value)
+
+
+def _check_stored_value(d, value):
+    """TypeError unless `value` (an array or a Python scalar) can be stored in an array of
+    dtype `d` without losing information; True when it is a Python scalar."""
     if type(value) in _SCALARS:
         if _dt.promote_with_scalar(d, value) is not d:
             raise TypeError(f"__setitem__: cannot store a Python {type(value).__name__} in an "
                             f"array of dtype {d}")
-        view._fill(value)
-        return
+        return True
     if not isinstance(value, Array):
         raise TypeError(f"__setitem__: value must be an array or a Python scalar, got "
                         f"{type(value).__name__}")
     if _dt.promote_types(d, value.dtype) is not d:
         raise TypeError(f"__setitem__: cannot store values of dtype {value.dtype} in an array "
                         f"of dtype {d} without losing information")
-    view._copy_from(value)
+    return False
 
 
 def _setitem_advanced(self, key, value):
     """x[int arrays / masks] = value: the same dtype rules as basic assignment."""
-    d = self.dtype
-    if type(value) in _SCALARS:
-        if _dt.promote_with_scalar(d, value) is not d:
-            raise TypeError(f"__setitem__: cannot store a Python {type(value).__name__} in an "
-                            f"array of dtype {d}")
-        value = _native.from_scalar(value, d.code)
-    elif not isinstance(value, Array):
-        raise TypeError(f"__setitem__: value must be an array or a Python scalar, got "
-                        f"{type(value).__name__}")
-    elif _dt.promote_types(d, value.dtype) is not d:
-        raise TypeError(f"__setitem__: cannot store values of dtype {value.dtype} in an array "
-                        f"of dtype {d} without losing information")
+    if _check_stored_value(self.dtype, value):
+        value = _native.from_scalar(value, self.dtype.code)
     setitem_advanced(self, key, value)
 
 

@@ -14,6 +14,7 @@ import operator as _operator
 from .._core import dtypes as _dt
 from .._core.ops import linalg as _ops  # noqa: F401  (fills the op table)
 from ..native import _native
+from ._validation import check_array
 
 Array = _native.Array
 _NUMERIC = frozenset(d for d in _dt.ALL_DTYPES if d.kind in "iufc")
@@ -24,9 +25,8 @@ __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
 
 def _check_arrays(name, x1, x2):
-    for pos, x in (("x1", x1), ("x2", x2)):
-        if not isinstance(x, Array):
-            raise TypeError(f"{name}: expected an array for {pos}, got {type(x).__name__}")
+    check_array(x1, name, "x1")
+    check_array(x2, name, "x2")
 
 
 def _common_dtype(name, x1, x2):

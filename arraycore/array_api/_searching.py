@@ -13,16 +13,11 @@ import operator as _operator
 from .._core import dtypes as _dt
 from .._core.ops import searching as _ops  # noqa: F401  (fills the op table)
 from ..native import _native
+from ._validation import check_array
 
-Array = _native.Array
 _SCALARS = (bool, int, float, complex)
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
-
-
-def _check_array(who, x, pos="x"):
-    if not isinstance(x, Array):
-        raise TypeError(f"{who}: expected an array for {pos}, got {type(x).__name__}")
 
 
 def _axis_int(who, axis):
@@ -50,14 +45,14 @@ def _promote_pair(who, x1, x2, allow_scalars=(True, True)):
     if s2 and not allow_scalars[1]:
         raise TypeError(f"{who}: x2 must be an array, got {type(x2).__name__}")
     if not s1:
-        _check_array(who, x1, "x1")
+        check_array(x1, who, "x1")
     if not s2:
-        _check_array(who, x2, "x2")
+        check_array(x2, who, "x2")
     return _dt.promote_operands(x1, x2, s1, s2)
 
 
 def _arg_extreme(who, is_max, x, axis, keepdims):
-    _check_array(who, x)
+    check_array(x, who)
     if axis is not None:
         axis = _axis_int(who, axis)
     return _native.arg_extreme(x, axis, bool(keepdims), is_max)
@@ -109,7 +104,7 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
 
     >>> ac.count_nonzero(ac.asarray([[0, 1], [2, 0]]), axis=0)
     """
-    _check_array("count_nonzero", x)
+    check_array(x, "count_nonzero")
     axes = _normalize_axes("count_nonzero", axis, x.ndim)
     return _native.count_nonzero_axes(x, axes, bool(keepdims))
 
@@ -121,7 +116,7 @@ def nonzero(x, /):
 
     >>> ac.nonzero(ac.asarray([[0, 1], [2, 0]]))
     """
-    _check_array("nonzero", x)
+    check_array(x, "nonzero")
     return tuple(_native.nonzero_indices(x))
 
 
@@ -142,7 +137,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if x1.ndim != 1:
         raise ValueError(f"{who}: x1 must be one-dimensional, got {x1.ndim} dimensions")
     if sorter is not None:
-        _check_array(who, sorter, "sorter")
+        check_array(sorter, who, "sorter")
         if sorter.dtype.kind not in "iu":
             raise TypeError(f"{who}: sorter must have an integer dtype, got {sorter.dtype}")
         if sorter.dtype is not _dt.int64:
@@ -159,7 +154,7 @@ def where(condition, x1, x2, /):
     >>> ac.where(ac.asarray([True, False]), ac.asarray([1, 2]), 0)
     """
     who = "where"
-    _check_array(who, condition, "condition")
+    check_array(condition, who, "condition")
     if condition.dtype is not _dt.bool_:
         raise TypeError(f"{who}: condition must have dtype bool, got {condition.dtype}")
     d = _promote_pair(who, x1, x2)

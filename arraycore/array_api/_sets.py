@@ -11,7 +11,8 @@ from collections import namedtuple
 
 from .._core.ops import sets as _ops  # noqa: F401  (fills the op table)
 from ..native import _native
-from ._searching import _as_dtype, _check_array, _promote_pair
+from ._searching import _as_dtype, _promote_pair
+from ._validation import check_array
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
@@ -39,7 +40,7 @@ def unique_all(x, /):
     >>> import arraycore as ac
     >>> ac.unique_all(ac.asarray([3, 1, 3]))
     """
-    _check_array("unique_all", x)
+    check_array(x, "unique_all")
     v, i, inv, c = _native.unique_flat(x, True, True, True)
     return UniqueAllResult(v, i, inv, c)
 
@@ -50,7 +51,7 @@ def unique_counts(x, /):
     >>> import arraycore as ac
     >>> ac.unique_counts(ac.asarray([3, 1, 3]))
     """
-    _check_array("unique_counts", x)
+    check_array(x, "unique_counts")
     v, _, _, c = _native.unique_flat(x, False, False, True)
     return UniqueCountsResult(v, c)
 
@@ -61,7 +62,7 @@ def unique_inverse(x, /):
     >>> import arraycore as ac
     >>> ac.unique_inverse(ac.asarray([3, 1, 3]))
     """
-    _check_array("unique_inverse", x)
+    check_array(x, "unique_inverse")
     v, _, inv, _ = _native.unique_flat(x, False, True, False)
     return UniqueInverseResult(v, inv)
 
@@ -72,7 +73,7 @@ def unique_values(x, /):
     >>> import arraycore as ac
     >>> ac.unique_values(ac.asarray([3, 1, 3]))
     """
-    _check_array("unique_values", x)
+    check_array(x, "unique_values")
     return _native.unique_flat(x, False, False, False)[0]
 
 

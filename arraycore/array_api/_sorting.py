@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..native import _native
 from .._core.ops import sorting as _ops  # noqa: F401  (fills the op table)
-from ._searching import _axis_int, _check_array
+from ._searching import _axis_int
+from ._validation import check_array
 
 __all__ = ["argsort", "sort"]
 
@@ -23,7 +24,7 @@ def sort(x, /, *, axis=-1, descending=False, stable=True):
     >>> import arraycore as ac
     >>> ac.sort(ac.asarray([3.0, float('nan'), 1.0]))
     """
-    _check_array("sort", x)
+    check_array(x, "sort")
     return _native.sort_axis(x, _axis_int("sort", axis), bool(descending))
 
 
@@ -34,7 +35,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
     >>> import arraycore as ac
     >>> ac.argsort(ac.asarray([2, 1, 2, 0]), descending=True)
     """
-    _check_array("argsort", x)
+    check_array(x, "argsort")
     return _native.argsort_axis(x, _axis_int("argsort", axis), bool(descending))
 
 

@@ -14,8 +14,8 @@ from .._core import dtypes as _dt
 from .._core.ops import reductions as _ops  # noqa: F401  (fills the table)
 from ..native import _native
 from . import _elementwise as _ew
+from ._validation import check_array
 
-Array = _native.Array
 _reduce = _native.reduce
 _scan = _native.cumulative
 _astype = _native.astype
@@ -25,11 +25,6 @@ __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "s
 
 _SUM, _PROD, _MAX, _MIN, _ALL, _ANY = range(6)
 _DTYPES = frozenset(_dt.ALL_DTYPES)
-
-
-def _check_array(name, x):
-    if not isinstance(x, Array):
-        raise TypeError(f"{name}: expected an array for x, got {type(x).__name__}")
 
 
 def _check_kinds(name, x, kinds, what):
@@ -84,7 +79,7 @@ def _count(shape, axes):
 
 def _float_input(name, x):
     """x in the dtype mean/var/std compute in: floats as they are, integers -> float64."""
-    _check_array(name, x)
+    check_array(x, name)
     _check_kinds(name, x, "biufc", "numeric")
     if x.dtype.kind in "bi" or x.dtype.kind == "u":
         return _astype(x, _dt.default_float.code)
@@ -101,7 +96,7 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     >>> import arraycore as ac
     >>> ac.sum(ac.asarray([[1.0, 2.0], [3.0, 4.0]]), axis=0)
     """
-    _check_array("sum", x)
+    check_array(x, "sum")
     out = _sum_dtype(x.dtype) if dtype is None else _check_dtype("sum", dtype)
     return _reduce(_SUM, x, _axes("sum", axis, x.ndim), bool(keepdims), out.code, "sum")
 
@@ -114,13 +109,13 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     >>> import arraycore as ac
     >>> ac.prod(ac.asarray([1, 2, 3, 4]))
     """
-    _check_array("prod", x)
+    check_array(x, "prod")
     out = _sum_dtype(x.dtype) if dtype is None else _check_dtype("prod", dtype)
     return _reduce(_PROD, x, _axes("prod", axis, x.ndim), bool(keepdims), out.code, "prod")
 
 
 def _minmax(name, op, x, axis, keepdims):
-    _check_array(name, x)
+    check_array(x, name)
     _check_kinds(name, x, "iuf", "real numeric")
     return _reduce(op, x, _axes(name, axis, x.ndim), bool(keepdims), x.dtype.code, name)
 
@@ -211,7 +206,7 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False):
 
 
 def _cumulative(name, op, x, axis, dtype, include_initial):
-    _check_array(name, x)
+    check_array(x, name)
     out = _sum_dtype(x.dtype) if dtype is None else _check_dtype(name, dtype)
     if x.ndim == 0:
         x = x._view((1,), (0,), 0)

@@ -10,7 +10,8 @@ from .._core.ops import reductions as _ops  # noqa: F401  (fills the table)
 from ..native import _native
 from . import _elementwise as _ew
 from ._creation import empty as _empty
-from ._statistics import _axes, _check_array
+from ._statistics import _axes
+from ._validation import check_array
 
 Array = _native.Array
 _reduce = _native.reduce
@@ -28,7 +29,7 @@ def all(x, /, *, axis=None, keepdims=False):
     >>> import arraycore as ac
     >>> ac.all(ac.asarray([[True, False], [True, True]]), axis=1)
     """
-    _check_array("all", x)
+    check_array(x, "all")
     return _reduce(_ALL, x, _axes("all", axis, x.ndim), bool(keepdims), _dt.bool_.code, "all")
 
 
@@ -39,7 +40,7 @@ def any(x, /, *, axis=None, keepdims=False):
     >>> import arraycore as ac
     >>> ac.any(ac.asarray([0, 0, 3]))
     """
-    _check_array("any", x)
+    check_array(x, "any")
     return _reduce(_ANY, x, _axes("any", axis, x.ndim), bool(keepdims), _dt.bool_.code, "any")
 
 
@@ -80,7 +81,7 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     >>> import arraycore as ac
     >>> ac.diff(ac.asarray([1, 4, 9, 16]))
     """
-    _check_array("diff", x)
+    check_array(x, "diff")
     if x.ndim == 0:
         raise ValueError("diff: x must have at least one dimension")
     if isinstance(n, bool) or not isinstance(n, int):

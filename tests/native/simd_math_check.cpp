@@ -224,12 +224,12 @@ long double ref_cos_d(double x) { return std::cos(static_cast<long double>(x)); 
 long double ref_sin_f(float x) { return std::sin(static_cast<double>(x)); }
 long double ref_cos_f(float x) { return std::cos(static_cast<double>(x)); }
 
-// sin/cos(float) are specified for |x| <= kTrigFastLimitF and non-finite x (the kernel sends
+// sin/cos(float) are specified for |x| <= kTrigFastLimit and non-finite x (the kernel sends
 // the rest to libm): keep those inputs.
 std::vector<float> trig_domain(std::vector<float> v) {
     std::vector<float> out;
     for (float x : v)
-        if (!std::isfinite(x) || std::fabs(x) <= sm::kTrigFastLimitF) out.push_back(x);
+        if (!std::isfinite(x) || std::fabs(x) <= sm::kTrigFastLimit) out.push_back(x);
     return out;
 }
 long double ref_expm1_d(double x) { return std::expm1(static_cast<long double>(x)); }
@@ -339,7 +339,7 @@ int main(int argc, char** argv) {
         auto ref = which ? ref_cos_d : ref_sin_d;
         std::vector<double> sp;
         for (double x : spd)
-            if (!std::isfinite(x) || std::fabs(x) <= sm::kTrigFastLimitD) sp.push_back(x);
+            if (!std::isfinite(x) || std::fabs(x) <= sm::kTrigFastLimit) sp.push_back(x);
         run<double>(st, f, ref, sp);
         run<double>(st, f, ref, uniform<double>(rng, n / 2, -10.0, 10.0));
         run<double>(st, f, ref, uniform<double>(rng, n / 4, -1048576.0, 1048576.0));

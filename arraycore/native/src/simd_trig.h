@@ -1,7 +1,7 @@
 // simd_trig.h -- branch-free, vectorizable sin and cos (float and double) in the style of
 // simd_math.h (whose helpers they use; see its header comment for the conventions and
 // tests/native/simd_math_check.cpp for the measured accuracy). Both are valid for
-// |x| <= 2^20 (kTrigFastLimitF / kTrigFastLimitD); the elementwise kernels send blocks with
+// |x| <= 2^20 (kTrigFastLimit); the elementwise kernels send blocks with
 // larger |x| or NaN to libm.
 #pragma once
 
@@ -17,12 +17,13 @@ namespace arraycore::native::simd_math {
 // |k| < 2^20, so the roundings are relative to the small remainder), then
 // Taylor polynomials of sin and cos on |r| <= pi/4 (to float accuracy); the
 // quadrant k mod 4 picks +-sin(r) or +-cos(r), and one rounding to float at
-// the end keeps the result within 1 ulp. Callers send |x| > kTrigFastLimitF
+// the end keeps the result within 1 ulp. Callers send |x| > kTrigFastLimit
 // (and may send NaN) to libm instead (the elementwise kernel does this per
 // block). Infinities and NaN come out NaN here too.
 // ---------------------------------------------------------------------------
 
-inline constexpr float kTrigFastLimitF = 1048576.0f;  // 2^20
+// sin/cos here are valid for |x| <= kTrigFastLimit (float and double).
+inline constexpr double kTrigFastLimit = 1048576.0;  // 2^20
 
 namespace detail {
 // pi/2 = kPio2_1 + kPio2_2 + kPio2_3 (+ 1e-37): the first two have 33
@@ -63,25 +64,30 @@ inline double cos_poly_f(double r) noexcept {
     p = fma(p, z, 1.0 / 24.0);
     return fma(z * z, p, fma(-0.5, z, 1.0));
 }
-// sin (Shift = 0) or cos (Shift = 1) of x: quadrant q + Shift selects
-// sin(r), cos(r), -sin(r), -cos(r). The selections are bit operations: as
-// ternaries GCC turns them into branches, which blocks vectorization.
+// sin (Shift = 0) or cos (Shift = 1) of x = k pi/2 + r, from sin(r), cos(r) and
+// q = k mod 4: q + Shift selects sin(r), cos(r), -sin(r), -cos(r). The
+// selections are bit operations: as ternaries GCC turns them into branches,
+// which blocks vectorization. sin(+-0) is +-0 (the polynomials' r + r^3 p
+// loses the sign of -0).
+template <unsigned Shift>
+inline double pick_quadrant(uint64_t q, double sin_r, double cos_r, double x) noexcept {
+    q += Shift;
+    const uint64_t s = bit_cast<uint64_t>(sin_r), c = bit_cast<uint64_t>(cos_r);
+    const uint64_t use_cos = 0 - (q & 1u);
+    uint64_t v = ((c & use_cos) | (s & ~use_cos)) ^ ((q & 2u) << 62);
+    if constexpr (Shift == 0) {
+        const uint64_t xb = bit_cast<uint64_t>(x);
+        const uint64_t is_zero = 0 - static_cast<uint64_t>((xb << 1) == 0);
+        v = (xb & is_zero) | (v & ~is_zero);
+    }
+    return bit_cast<double>(v);
+}
 template <unsigned Shift>
 inline float sincos_f(float xf) noexcept {
     const double x = static_cast<double>(xf);
     uint64_t q;
     const double r = reduce_pio2_f(x, q);
-    q += Shift;
-    const uint64_t s = bit_cast<uint64_t>(sin_poly_f(r)), c = bit_cast<uint64_t>(cos_poly_f(r));
-    const uint64_t use_cos = 0 - (q & 1u);
-    uint64_t v = ((c & use_cos) | (s & ~use_cos)) ^ ((q & 2u) << 62);
-    if constexpr (Shift == 0) {
-        // sin(+-0) = +-0 (the polynomial's r + r^3 p loses the sign of -0)
-        const uint64_t xb = bit_cast<uint64_t>(x);
-        const uint64_t is_zero = 0 - static_cast<uint64_t>((xb << 1) == 0);
-        v = (xb & is_zero) | (v & ~is_zero);
-    }
-    return static_cast<float>(bit_cast<double>(v));
+    return static_cast<float>(pick_quadrant<Shift>(q, sin_poly_f(r), cos_poly_f(r), x));
 }
 }  // namespace detail
 
@@ -98,10 +104,8 @@ inline float cos(float x) noexcept { return detail::sincos_f<1>(x); }
 // cos(r + rr) = cos r - rr sin r. cos's leading 1 - r^2/2 is compensated (its
 // rounding error is recovered exactly), so both stay within 1 ulp (measured
 // < 0.8 ulp, with and without FMA). Valid for
-// |x| <= kTrigFastLimitD; callers send larger |x| and NaN to libm.
+// |x| <= kTrigFastLimit; callers send larger |x| and NaN to libm.
 // ---------------------------------------------------------------------------
-
-inline constexpr double kTrigFastLimitD = 1048576.0;  // 2^20
 
 namespace detail {
 // r + rr = x - k pi/2 (as reduce_pio2), quadrant q.
@@ -156,16 +160,7 @@ inline double sincos_d(double x) noexcept {
     uint64_t q;
     double rr;
     const double r = reduce_pio2_dd(x, q, rr);
-    q += Shift;
-    const uint64_t s = bit_cast<uint64_t>(sin_dd(r, rr)), c = bit_cast<uint64_t>(cos_dd(r, rr));
-    const uint64_t use_cos = 0 - (q & 1u);
-    uint64_t v = ((c & use_cos) | (s & ~use_cos)) ^ ((q & 2u) << 62);
-    if constexpr (Shift == 0) {
-        const uint64_t xb = bit_cast<uint64_t>(x);  // sin(+-0) = +-0
-        const uint64_t is_zero = 0 - static_cast<uint64_t>((xb << 1) == 0);
-        v = (xb & is_zero) | (v & ~is_zero);
-    }
-    return bit_cast<double>(v);
+    return pick_quadrant<Shift>(q, sin_dd(r, rr), cos_dd(r, rr), x);
 }
 }  // namespace detail
 

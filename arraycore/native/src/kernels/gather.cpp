@@ -262,14 +262,16 @@ __attribute__((noinline, optimize("no-tree-vectorize"))) bool gather_contiguous(
   return b;
 }
 
-// Element offsets into the indexed array for `len` positions of B; returns false when an
-// index is out of range (its offset is then 0).
-inline bool tile_offsets(const Plan& p, const int64_t* o, int64_t len, int64_t* off) {
+// Element offsets into the indexed array for the `len` positions of B from t0 on, in a run
+// whose index arrays start at offs; returns false when an index is out of range (its offset
+// is then 0).
+inline bool tile_offsets(const Plan& p, const int64_t* offs, int64_t t0, int64_t len,
+                         int64_t* off) {
   bool bad = false;
   for (int64_t j = 0; j < len; ++j) off[j] = 0;
   for (int i = 0; i < p.k; ++i) {
     const int64_t s = p.bstr[i].empty() ? 0 : p.bstr[i].back();
-    const int64_t* q = p.ip[i] + o[i];
+    const int64_t* q = p.ip[i] + offs[i] + t0 * s;
     const int64_t n = p.axis_size[i], st = p.axis_stride[i];
     for (int64_t j = 0; j < len; ++j) {
       int64_t v = q[j * s];
@@ -323,12 +325,9 @@ void gather_typed(const NdArray& src, const Plan& p, const NdArray& out,
         return;
       }
       int64_t off[kTile];
-      int64_t o2[64];
       for (int64_t t0 = 0; t0 < n; t0 += kTile) {
         const int64_t len = std::min(kTile, n - t0);
-        for (int i = 0; i < k; ++i)
-          o2[i] = offs[i] + t0 * (p.bstr[i].empty() ? 0 : p.bstr[i].back());
-        bad |= !tile_offsets(p, o2, len, off);
+        bad |= !tile_offsets(p, offs, t0, len, off);
         T* ot = op + t0 * os;
         if (p.R.empty()) {
           for (int64_t j = 0; j < len; ++j) ot[j * os] = s[off[j]];
@@ -351,12 +350,9 @@ void scatter_typed(const NdArray& dst, const Plan& p, const NdArray& values) {
   walk(p.B, st, 0, p.nB, [&](const int64_t* offs, int64_t n) {
     const int64_t vs = p.bstr[k].empty() ? 0 : p.bstr[k].back();
     int64_t off[kTile];
-    int64_t o2[64];
     for (int64_t t0 = 0; t0 < n; t0 += kTile) {
       const int64_t len = std::min(kTile, n - t0);
-      for (int i = 0; i < k; ++i)
-        o2[i] = offs[i] + t0 * (p.bstr[i].empty() ? 0 : p.bstr[i].back());
-      tile_offsets(p, o2, len, off);
+      tile_offsets(p, offs, t0, len, off);
       const T* vt = v + offs[k] + t0 * vs;
       if (p.R.empty()) {
         for (int64_t j = 0; j < len; ++j) d[off[j]] = vt[j * vs];

@@ -14,11 +14,9 @@
 //   When the zero run holds both signs, it is rewritten from the input in order.
 // Both repairs scan the input only when their case occurs.
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "../thread_pool.h"
-#include "search_sort.h"
 #include "sort_keys.h"
 #include "vector_sort.h"
 

@@ -24,7 +24,7 @@ struct SinCos {
   }
   template <class T, class = std::enable_if_t<std::is_floating_point_v<T>>>
   static bool needs_exact(T x) {
-    return !(std::fabs(x) <= T(simd_math::kTrigFastLimitD));
+    return !(std::fabs(x) <= T(simd_math::kTrigFastLimit));
   }
   template <class T, class = std::enable_if_t<std::is_floating_point_v<T>>>
   static T exact(T x) { return IsSin ? std::sin(x) : std::cos(x); }
