@@ -27,8 +27,11 @@ _native._register_python_objects(list(_dtypes.ALL_DTYPES), _CPU)
 import sys as _sys  # noqa: E402
 
 from ._core import array_methods as _array_methods  # noqa: E402
+from . import autodiff as _autodiff  # noqa: E402
 
+_autodiff.install_namespace(_sys.modules[__name__])
 _array_methods.install(_sys.modules[__name__])
+_autodiff.install_array_methods(_sys.modules[__name__])
 Array.__qualname__ = "Array"
 
 

@@ -124,3 +124,23 @@ def child_process_options() -> dict:
     root = os.path.dirname(os.path.dirname(ac.__file__))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     return {"env": env, "cwd": tempfile.gettempdir()}
+
+
+# Exhaustive sweeps (every op x dtype x layout for autodiff, ...) are marked `slow` and run
+# only with --runslow, so the default CI run stays lean.
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run tests marked slow (exhaustive sweeps)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: exhaustive sweep, run with --runslow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="exhaustive sweep: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -62,6 +62,12 @@ class OpDef:
     batch: Optional[Callable] = None
     family: str = "elementwise"
     extra: dict = field(default_factory=dict)
+    # Set by the autodiff layer (arraycore/autodiff/install.py): integer/bool results or a
+    # derivative that is zero everywhere it exists; the plain implementation (arrays only);
+    # the public function (dispatches to autodiff when a traced value is involved).
+    nondiff: bool = False
+    impl: Optional[Callable] = None
+    public: Optional[Callable] = None
 
     def __post_init__(self):
         if not self.kernel:

@@ -23,6 +23,7 @@ py::object tolist_rec(const NdArray& a, int dim, const char* ptr) {
 }
 
 PyTypeObject* g_array_type = nullptr;
+PyTypeObject* g_tracer_type = nullptr;  // arraycore.autodiff's Tracer base class
 const py::detail::type_info* g_array_tinfo = nullptr;
 
 void* move_construct(const void* p) {
@@ -39,8 +40,17 @@ void cache_array_type(py::handle cls) {
 
 PyObject* array_type_object() { return reinterpret_cast<PyObject*>(g_array_type); }
 
+// Note [Autodiff metadata lives in the instance dict]: the Array type has a __dict__
+// (py::dynamic_attr); the autodiff layer (arraycore/autodiff) stores an array's tape state
+// there as `_ad`.  Plain arrays never get a dict, so "exact type and no dict entries" is
+// the test every fast path makes before skipping the Python-level dispatcher.
+bool has_instance_attrs(PyObject* o) {
+  PyObject** dictptr = _PyObject_GetDictPtr(o);
+  return dictptr && *dictptr && PyDict_GET_SIZE(*dictptr) != 0;
+}
+
 const NdArray* as_exact_array(py::handle h) {
-  if (Py_TYPE(h.ptr()) != g_array_type) return nullptr;
+  if (Py_TYPE(h.ptr()) != g_array_type || has_instance_attrs(h.ptr())) return nullptr;
   auto* inst = reinterpret_cast<py::detail::instance*>(h.ptr());
   return static_cast<const NdArray*>(inst->get_value_and_holder(g_array_tinfo).value_ptr());
 }
@@ -52,7 +62,7 @@ py::object wrap_array(NdArray&& a) {
 }
 
 void bind_array(py::module_& m) {
-  py::class_<NdArray> cls(m, "Array", py::buffer_protocol());
+  py::class_<NdArray> cls(m, "Array", py::buffer_protocol(), py::dynamic_attr());
   cls.def(py::init([]() -> NdArray {
         throw TypeError("Array: arrays are not constructed directly; use arraycore.asarray");
       }))
@@ -107,6 +117,36 @@ void bind_array(py::module_& m) {
            "Copies src (broadcast, cast) into this view.");
   define_buffer_export(cls);
   cache_array_type(cls);
+
+  // The autodiff dispatcher's first test (arraycore/autodiff/dispatch.py): does any
+  // argument (or item of a list/tuple argument) carry autodiff state, i.e. is it an Array
+  // with instance attributes or an object of the registered tracer type?
+  m.def("_set_tracer_type", [](py::object t) {
+    g_tracer_type = reinterpret_cast<PyTypeObject*>(t.release().ptr());
+  });
+  m.def("any_traced", [](py::args args, py::kwargs kwargs) {
+    auto traced = [](PyObject* o) {
+      PyTypeObject* t = Py_TYPE(o);
+      if (t == g_array_type) return has_instance_attrs(o);
+      return g_tracer_type != nullptr && PyType_IsSubtype(t, g_tracer_type) != 0;
+    };
+    auto scan = [&](PyObject* o) {
+      if (traced(o)) return true;
+      if (PyList_Check(o) || PyTuple_Check(o)) {
+        PyObject* seq = o;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        PyObject** items = PySequence_Fast_ITEMS(seq);
+        for (Py_ssize_t i = 0; i < n; ++i)
+          if (traced(items[i])) return true;
+      }
+      return false;
+    };
+    for (auto a : args)
+      if (scan(a.ptr())) return true;
+    for (auto kv : kwargs)
+      if (scan(kv.second.ptr())) return true;
+    return false;
+  });
 }
 
 }  // namespace arraycore::native::bindings

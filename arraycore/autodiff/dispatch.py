@@ -1,0 +1,121 @@
+"""L3: `bind`, the one entry point of every op when autodiff is involved.
+
+Note [Interpreters with a parent]: every public namespace function is wrapped by a
+dispatcher (`make_public`).  With only plain arrays it calls the op's implementation at
+once (one native check, `_native.any_traced`).  Otherwise `bind(op, args, kwargs)`:
+
+1. finds the innermost active transform level among the tracers in the arguments (largest
+   level number; a lower-level tracer is a constant to a higher level), and lets that level's
+   interpreter process the op.  The interpreter unwraps its own tracers and applies the op's
+   rule (jvp, batching, or the op itself while recording a node) by calling namespace
+   functions on the unwrapped values, which dispatch again: the rule is itself transformed
+   by every outer level (JAX's design; autodidax).  Level numbers keep nested derivatives
+   apart (no perturbation confusion).
+2. records a tape node when grad mode is on and an argument has `requires_grad` (the tape is
+   not a level: it records wherever a tracked value appears, as PyTorch's autograd does, so a
+   `.backward()` inside `func.grad` differentiates through the transform's tracers).
+
+With no tracer, the implementation runs with grad mode off, so its internal namespace calls
+record nothing; the node recorded here stands for the whole op.
+"""
+
+from __future__ import annotations
+
+from ..native import _native
+from . import slots as _slots
+from .state import STATE
+from .tracer import Tracer
+
+Array = _native.Array
+_any_traced = _native.any_traced
+_tape = None  # tape module (set by install; it imports this module)
+
+
+def _dead_unwrap(v):
+    while isinstance(v, Tracer) and not v._interp.active:
+        v = v._interp.unwrap_dead(v)
+    return v
+
+
+def find_interpreter(args, kwargs):
+    top = None
+    dead = False
+    for _, _, v in _slots.leaves(args, kwargs):
+        if isinstance(v, Tracer):
+            it = v._interp
+            if not it.active:
+                dead = True
+            elif top is None or it.level > top.level:
+                top = it
+    return top, dead
+
+
+def bind(op, args, kwargs):
+    top, dead = find_interpreter(args, kwargs)
+    if dead:
+        args, kwargs = _slots.map_leaves(_dead_unwrap, args, kwargs)
+        top, _ = find_interpreter(args, kwargs)
+    if top is None:
+        if STATE.grad_enabled:
+            STATE.grad_enabled = False
+            try:
+                out = op.impl(*args, **kwargs)
+            finally:
+                STATE.grad_enabled = True
+        else:
+            out = op.impl(*args, **kwargs)
+    else:
+        out = top.process(op, args, kwargs)
+    if STATE.grad_enabled and not op.nondiff:
+        out = _tape.maybe_record(op, args, kwargs, out)
+    return out
+
+
+def make_public(op, impl):
+    """The namespace function of `op`: the implementation, or `bind` when a traced value is
+    among the arguments."""
+    def public(*args, **kwargs):
+        if _any_traced(*args, **kwargs):
+            return bind(op, args, kwargs)
+        return impl(*args, **kwargs)
+
+    public.__name__ = getattr(impl, "__name__", op.name)
+    public.__qualname__ = getattr(impl, "__qualname__", op.name)
+    public.__doc__ = impl.__doc__
+    public.__module__ = "arraycore"
+    public.__wrapped__ = impl
+    return public
+
+
+class Interpreter:
+    """A transform level.  Subclasses implement `process(op, args, kwargs)`."""
+
+    kind = "?"
+
+    def __init__(self):
+        from .state import new_level
+        self.level = new_level()
+        self.active = False
+        self.position = None
+
+    def __enter__(self):
+        self.position = len(STATE.stack)
+        STATE.stack.append(self)
+        self.active = True
+        return self
+
+    def __exit__(self, *exc):
+        self.active = False
+        popped = STATE.stack.pop()
+        assert popped is self, "transform levels exited out of order"
+
+    def unwrap_dead(self, v):
+        raise RuntimeError(
+            f"a value traced by {self.kind} (level {self.level}) escaped its transform and was "
+            "used after it returned; return it from the transformed function instead")
+
+    def owns(self, v):
+        return isinstance(v, Tracer) and v._interp is self
+
+
+__all__ = ["bind", "make_public", "Interpreter", "find_interpreter"]

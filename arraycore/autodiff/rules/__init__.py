@@ -1,0 +1,24 @@
+"""L3: the derivative and batching rules of every op-table entry, one module per family.
+
+Each module has `install()`, which fills `jvp`/`vjp`/`batch` (or marks `nondiff`) for the
+entries of its family.  tests/test_autodiff_table.py fails when an entry has neither.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+FAMILIES = ("elementwise", "reductions", "manipulation", "indexing", "linalg", "searching",
+            "data_types")
+
+
+def install_all(ns):
+    for fam in FAMILIES:
+        try:
+            mod = importlib.import_module(f"{__name__}.{fam}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{fam}":
+                raise
+            continue
+        mod.xp = ns
+        mod.install()

@@ -1,0 +1,230 @@
+"""L3: derivative rules of the 67 elementwise ops (and clip), one line each where the op is
+holomorphic or real: `d(x, y)` for unary ops, `(d1, d2)` of `(x1, x2, y)` for binary ops
+(y is the output; using it saves recomputation, as PyTorch's derivatives.yaml does).  At
+kinks PyTorch's choices: d|x|/dx = 0 at 0, maximum/minimum ties split the gradient in half.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..._core.op_table import OPS
+from . import base
+from .base import (define, define_binary, define_linear_elementwise, define_nondiff,
+                   define_unary, define_zero_derivative, elementwise_batch)
+
+xp = None  # set by install()
+
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+
+UNARY = {
+    "square": lambda x, y: 2 * x,
+    "reciprocal": lambda x, y: -(y * y),
+    "exp": lambda x, y: y,
+    "expm1": lambda x, y: y + 1,
+    "log": lambda x, y: 1 / x,
+    "log1p": lambda x, y: 1 / (x + 1),
+    "log2": lambda x, y: 1 / (x * _LN2),
+    "log10": lambda x, y: 1 / (x * _LN10),
+    "sqrt": lambda x, y: 0.5 / y,
+    "sin": lambda x, y: xp.cos(x),
+    "cos": lambda x, y: -xp.sin(x),
+    "tan": lambda x, y: 1 + y * y,
+    "asin": lambda x, y: 1 / xp.sqrt(1 - x * x),
+    "acos": lambda x, y: -1 / xp.sqrt(1 - x * x),
+    "atan": lambda x, y: 1 / (1 + x * x),
+    "sinh": lambda x, y: xp.cosh(x),
+    "cosh": lambda x, y: xp.sinh(x),
+    "tanh": lambda x, y: 1 - y * y,
+    "asinh": lambda x, y: 1 / xp.sqrt(x * x + 1),
+    "acosh": lambda x, y: 1 / (xp.sqrt(x - 1) * xp.sqrt(x + 1)),
+    "atanh": lambda x, y: 1 / (1 - x * x),
+}
+
+BINARY = {
+    "multiply": (lambda x1, x2, y: x2, lambda x1, x2, y: x1),
+    "divide": (lambda x1, x2, y: 1 / x2, lambda x1, x2, y: -y / x2),
+    "pow": (lambda x1, x2, y: _pow_d_base(x1, x2),
+            lambda x1, x2, y: _pow_d_exponent(x1, x2, y)),
+    "maximum": (lambda x1, x2, y: _tie_split(x1, x2, xp.greater),
+                lambda x1, x2, y: _tie_split(x2, x1, xp.greater)),
+    "minimum": (lambda x1, x2, y: _tie_split(x1, x2, xp.less),
+                lambda x1, x2, y: _tie_split(x2, x1, xp.less)),
+    "logaddexp": (lambda x1, x2, y: xp.exp(x1 - y), lambda x1, x2, y: xp.exp(x2 - y)),
+    "hypot": (lambda x1, x2, y: x1 / y, lambda x1, x2, y: x2 / y),
+    "atan2": (lambda x1, x2, y: x2 / (x1 * x1 + x2 * x2),
+              lambda x1, x2, y: -x1 / (x1 * x1 + x2 * x2)),
+    "remainder": (lambda x1, x2, y: xp.ones_like(y),
+                  lambda x1, x2, y: -xp.floor_divide(x1, x2)),
+    "copysign": (lambda x1, x2, y: _copysign_d(x1, y), lambda x1, x2, y: xp.zeros_like(y)),
+}
+
+LINEAR = {
+    # transpose(g, args, slot): cotangent of input `slot`.
+    "positive": lambda g, a, s: g,
+    "negative": lambda g, a, s: -g,
+    "add": lambda g, a, s: g,
+    "subtract": lambda g, a, s: g if s == 0 else -g,
+    "conj": lambda g, a, s: xp.conj(g),
+}
+
+ZERO = ["sign", "ceil", "floor", "trunc", "round", "floor_divide", "nextafter"]
+
+
+def _float_like(mask, like):
+    """A bool mask as 0/1 in the dtype of `like` (an array or a Python number)."""
+    return xp.astype(mask, like.dtype if hasattr(like, "dtype") else xp.float64)
+
+
+def _tie_split(a, b, better):
+    # PyTorch: the gradient goes to the larger (smaller) input; ties split it in half.
+    w = xp.where(xp.equal(a, b), 0.5, _float_like(better(a, b), _wider(a, b)))
+    return w
+
+
+def _wider(a, b):
+    return a if hasattr(a, "dtype") else b
+
+
+def _pow_d_base(x1, x2):
+    # PyTorch's pow_backward_self: 0 where the exponent is 0 (so 0**0 has gradient 0).
+    d = x2 * xp.pow(x1, x2 - 1)
+    if hasattr(x2, "dtype"):
+        return xp.where(xp.equal(x2, 0), 0.0, d)
+    return xp.zeros_like(d) if x2 == 0 else d
+
+
+def _pow_d_exponent(x1, x2, y):
+    # PyTorch's pow_backward_exponent: 0 where base == 0 and exponent >= 0 (real part).
+    if not hasattr(x1, "dtype"):
+        if x1 == 0:
+            return xp.where(_nonneg(x2), 0.0, y * -math.inf)
+        return y * (math.log(x1) if (type(x1) is not complex and x1 > 0)
+                    else complex(math.log(abs(x1)), math.atan2(complex(x1).imag,
+                                                               complex(x1).real)))
+    d = y * xp.log(x1)
+    return xp.where(xp.logical_and(xp.equal(x1, 0), _nonneg(x2)), 0.0, d)
+
+
+def _nonneg(x2):
+    if hasattr(x2, "dtype"):
+        return xp.greater_equal(xp.real(x2) if x2.dtype.kind == "c" else x2, 0)
+    return complex(x2).real >= 0
+
+
+def _copysign_d(x1, y):
+    # PyTorch: result / self where self != 0, else 0.
+    nz = xp.not_equal(x1, 0)
+    return xp.where(nz, y / xp.where(nz, x1, 1.0), 0.0)
+
+
+def _abs_rules(op):
+    def sgn(x):
+        if x.dtype.kind == "c":
+            a = xp.abs(x)
+            nz = xp.not_equal(a, 0)
+            return xp.where(nz, x / xp.astype(xp.where(nz, a, 1.0), x.dtype), 0)
+        return xp.sign(x)
+
+    def jvp(args, kwargs, t, out):
+        x = args[0]
+        s = sgn(x)
+        return xp.real(xp.conj(s) * t[0]) if x.dtype.kind == "c" else s * t[0]
+
+    def vjp(g, args, kwargs, out, needs):
+        return {0: g * sgn(args[0])}
+
+    define(op, jvp, vjp, elementwise_batch(op), saves=[0])
+
+
+def _real_rules(op):
+    def jvp(args, kwargs, t, out):
+        return xp.real(t[0])
+
+    def vjp(g, args, kwargs, out, needs):
+        x = args[0]
+        return {0: xp.astype(g, x.dtype) if x.dtype.kind == "c" else g}
+
+    define(op, jvp, vjp, elementwise_batch(op), saves=[])
+
+
+def _imag_rules(op):
+    def jvp(args, kwargs, t, out):
+        return xp.imag(t[0])
+
+    def vjp(g, args, kwargs, out, needs):
+        x = args[0]
+        if x.dtype.kind != "c":
+            return {0: xp.zeros_like(x)}
+        return {0: xp.astype(g, x.dtype) * 1j}
+
+    define(op, jvp, vjp, elementwise_batch(op), saves=[])
+
+
+def _clip_rules(op):
+    # PyTorch's clamp: the gradient goes to x inside [min, max] (ends included), to min
+    # where x < min, to max where x > max.
+    def masks(x, kwargs, args):
+        lo = kwargs.get("min", args[1] if len(args) > 1 else None)
+        hi = kwargs.get("max", args[2] if len(args) > 2 else None)
+        inside = None
+        m_lo = m_hi = None
+        if lo is not None:
+            m_lo = xp.less(x, lo)
+            inside = xp.logical_not(m_lo)
+        if hi is not None:
+            m_hi = xp.greater(x, hi)
+            inside = xp.logical_not(m_hi) if inside is None else \
+                xp.logical_and(inside, xp.logical_not(m_hi))
+        return inside, m_lo, m_hi
+
+    def slot_of(name, idx, args):
+        return idx if len(args) > idx else name
+
+    def jvp(args, kwargs, t, out):
+        x = args[0]
+        inside, m_lo, m_hi = masks(x, kwargs, args)
+        terms = []
+        if 0 in t:
+            terms.append(t[0] if inside is None else xp.where(inside, t[0], 0.0))
+        for name, idx, m in (("min", 1, m_lo), ("max", 2, m_hi)):
+            s = slot_of(name, idx, args)
+            if s in t:
+                terms.append(xp.where(m, t[s], 0.0))
+        r = base._sum_terms(terms)
+        return xp.broadcast_to(r, out.shape) if r is not None and r.shape != out.shape else r
+
+    def vjp(g, args, kwargs, out, needs):
+        x = args[0]
+        inside, m_lo, m_hi = masks(x, kwargs, args)
+        res = {}
+        if (0, None) in needs:
+            res[0] = g if inside is None else xp.where(inside, g, 0.0)
+        for name, idx, m in (("min", 1, m_lo), ("max", 2, m_hi)):
+            s = slot_of(name, idx, args)
+            if (s, None) in needs:
+                res[s] = xp.where(m, g, 0.0)
+        return res
+
+    define(op, jvp, vjp, elementwise_batch(op), saves=[0, 1, 2, "min", "max"])
+
+
+def install():
+    for name, d in UNARY.items():
+        define_unary(OPS[name], d)
+    for name, (d1, d2) in BINARY.items():
+        define_binary(OPS[name], d1, d2)
+    for name, tr in LINEAR.items():
+        define_linear_elementwise(OPS[name], tr)
+    for name in ZERO:
+        define_zero_derivative(OPS[name])
+    _abs_rules(OPS["abs"])
+    _real_rules(OPS["real"])
+    _imag_rules(OPS["imag"])
+    _clip_rules(OPS["clip"])
+    for name, op in OPS.items():
+        if op.family == "elementwise" and op.jvp is None and not op.nondiff:
+            # Integer/bool results (comparisons, logical, bitwise, classification).
+            if op.result == "bool" or op.accepts in ("bool", "integral", "integer or boolean"):
+                define_nondiff(op, elementwise_batch(op))

@@ -1,0 +1,345 @@
+"""L3: the torch-style tape: `requires_grad`, `.grad`, `.grad_fn`, `.backward()`,
+`autograd.grad`, and in-place ops on recorded arrays.
+
+Recording happens in `bind` (dispatch.py) through `maybe_record`: when grad mode is on and an
+argument's `_ad` meta has `requires_grad`, a `Node` (graph.py) is created with one edge per
+such argument and the outputs get metas pointing at it.  The node stores the arguments
+themselves, not detached copies, so rules evaluated with `create_graph=True` are recorded
+again: double backward needs nothing else.
+"""
+
+from __future__ import annotations
+
+from ..native import _native
+from . import graph, versions
+from . import slots as _slots
+from .graph import AutogradMeta, Node
+from .state import STATE
+from .tracer import Tracer
+
+Array = _native.Array
+_ns = None
+
+
+def meta_of(v):
+    return getattr(v, "_ad", None)
+
+
+def requires_grad(v) -> bool:
+    m = getattr(v, "_ad", None)
+    return m is not None and m.requires_grad
+
+
+def _outputs(out):
+    if isinstance(out, (Array, Tracer)):
+        return [out], False
+    return list(out), True
+
+
+def _alias(v, inputs):
+    """A fresh object for an output that is one of the inputs (asarray(x), astype with
+    copy=False): the output gets its own tape state."""
+    for a in inputs:
+        if v is a:
+            if isinstance(v, Array):
+                return v._view(v.shape, v._strides, 0)
+            return v._fresh()
+    return v
+
+
+def attach(op, args, kwargs, out, edges, set_meta):
+    """Creates the node for `out` and gives each differentiable output a meta (via
+    set_meta(output, meta) -> output)."""
+    outs, multi = _outputs(out)
+    inputs = [v for _, _, v in _slots.leaves(args, kwargs)]
+    node = Node(op, args, kwargs, out, edges, len(outs))
+    new = []
+    for i, o in enumerate(outs):
+        if isinstance(o, (Array, Tracer)) and o.dtype.kind in "fc":
+            o = _alias(o, inputs)
+            m = AutogradMeta(True, node, i)
+            node.out_metas[i] = m
+            o = set_meta(o, m)
+        new.append(o)
+    if not multi:
+        return new[0]
+    if type(out) in (list, tuple):
+        return type(out)(new)
+    return type(out)(*new)  # namedtuple results
+
+
+def _set_tape_meta(o, m):
+    o._ad = m
+    return o
+
+
+def maybe_record(op, args, kwargs, out):
+    edges = []
+    for slot, idx, v in _slots.leaves(args, kwargs):
+        m = getattr(v, "_ad", None)
+        if m is not None and m.requires_grad:
+            n, nr = m.edge()
+            edges.append((slot, idx, n, nr, v.shape, v.dtype))
+    if not edges:
+        return out
+    out = attach(op, args, kwargs, out, edges, _set_tape_meta)
+    view = op.extra.get("basic_view")
+    if view is not None and view(args) and getattr(out, "_ad", None) is not None:
+        out._ad.is_view_of = (args[0], args[1])
+    return out
+
+
+# --- array methods ------------------------------------------------------------------------
+
+def _check_float(x, who):
+    if x.dtype.kind not in "fc":
+        raise RuntimeError(f"{who}: only arrays of floating point and complex dtype can "
+                           f"require gradients, got {x.dtype}")
+
+
+def requires_grad_(x, requires_grad=True):
+    m = getattr(x, "_ad", None)
+    if requires_grad:
+        _check_float(x, "requires_grad_")
+        if m is None:
+            x._ad = AutogradMeta(True)
+        elif m.grad_fn is None:
+            m.requires_grad = True
+    else:
+        if m is not None and m.grad_fn is not None:
+            raise RuntimeError("requires_grad_: you can only change requires_grad flags of "
+                               "leaf variables. If you want to use a computed variable in a "
+                               "subgraph that doesn't require differentiation use "
+                               "var_no_grad = var.detach()")
+        if m is not None:
+            m.requires_grad = False
+            if m.grad is None and not m.hooks:
+                _clear(x)
+    return x
+
+
+def _clear(x):
+    try:
+        del x._ad
+    except AttributeError:
+        pass
+
+
+def get_requires_grad(x):
+    return requires_grad(x)
+
+
+def set_requires_grad(x, value):
+    requires_grad_(x, bool(value))
+
+
+def get_grad(x):
+    m = getattr(x, "_ad", None)
+    if m is None:
+        return None
+    if m.grad_fn is not None and not m.retains_grad and m.grad is None:
+        import warnings
+        warnings.warn("The .grad attribute of an array that is not a leaf is being accessed. "
+                      "Its .grad will not be populated during backward(); use "
+                      ".retain_grad() on it if you want the gradient", UserWarning,
+                      stacklevel=3)
+    return m.grad
+
+
+def set_grad(x, g):
+    m = getattr(x, "_ad", None)
+    if g is not None:
+        if not isinstance(g, (Array, Tracer)):
+            raise TypeError(f"grad: assigned grad must be an array or None, got "
+                            f"{type(g).__name__}")
+        if g.shape != x.shape:
+            raise RuntimeError(f"grad: assigned grad has shape {g.shape}, but the array has "
+                               f"shape {x.shape}")
+        if g.dtype != x.dtype:
+            raise RuntimeError(f"grad: assigned grad has dtype {g.dtype}, but the array has "
+                               f"dtype {x.dtype}")
+        if m is None:
+            m = x._ad = AutogradMeta(False)
+        m.grad = g
+    elif m is not None:
+        m.grad = None
+        if not m.requires_grad:
+            _clear(x)
+
+
+def grad_fn(x):
+    m = getattr(x, "_ad", None)
+    return None if m is None else m.grad_fn
+
+
+def is_leaf(x):
+    m = getattr(x, "_ad", None)
+    return m is None or m.grad_fn is None
+
+
+def retain_grad(x):
+    m = getattr(x, "_ad", None)
+    if m is None or not m.requires_grad:
+        raise RuntimeError("retain_grad: can't retain_grad on an array that has "
+                           "requires_grad=False")
+    if m.grad_fn is not None:
+        m.retains_grad = True
+    return None
+
+
+def retains_grad(x):
+    m = getattr(x, "_ad", None)
+    return m is not None and m.retains_grad
+
+
+class RemovableHandle:
+    def __init__(self, hooks, key):
+        self._hooks, self._key = hooks, key
+
+    def remove(self):
+        self._hooks.pop(self._key, None)
+
+
+_HOOK_IDS = iter(range(1 << 62))
+
+
+def register_hook(x, hook):
+    m = getattr(x, "_ad", None)
+    if m is None or not m.requires_grad:
+        raise RuntimeError("register_hook: cannot register a hook on an array that doesn't "
+                           "require gradient")
+    if m.hooks is None:
+        m.hooks = {}
+    k = next(_HOOK_IDS)
+    m.hooks[k] = hook
+    return RemovableHandle(m.hooks, k)
+
+
+def detach(x):
+    return graph.detach(x)
+
+
+def detach_(x):
+    m = getattr(x, "_ad", None)
+    if m is not None and m.is_view_of is not None:
+        raise RuntimeError("detach_: can't detach a view in place; use detach()")
+    _clear(x)
+    return x
+
+
+def backward(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    run_backward_api([x], [gradient], retain_graph, create_graph, inputs)
+
+
+def _root_edges(outputs, grad_outputs, who):
+    roots, seeds = [], []
+    for o, g in zip(outputs, grad_outputs):
+        m = getattr(o, "_ad", None)
+        if m is None or not m.requires_grad:
+            raise RuntimeError(f"{who}: element {len(roots)} of tensors does not require "
+                               "grad and does not have a grad_fn")
+        if g is None:
+            if o.size != 1:
+                raise RuntimeError(f"{who}: grad can be implicitly created only for scalar "
+                                   f"outputs, got shape {o.shape}")
+            g = _ns.ones_like(graph.detach(o))
+        elif isinstance(g, (int, float, complex)):
+            g = _ns.full_like(graph.detach(o), g)
+        elif g.shape != o.shape:
+            raise RuntimeError(f"{who}: mismatch in shape: grad_output has shape {g.shape} "
+                               f"and output has shape {o.shape}")
+        roots.append(m.edge())
+        seeds.append(g)
+    return roots, seeds
+
+
+def run_backward_api(outputs, grad_outputs, retain_graph, create_graph, inputs=None):
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots, seeds = _root_edges(outputs, grad_outputs, "backward")
+    if inputs is not None:
+        inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        edges = [_meta_checked(v, "backward").edge() for v in inputs]
+        cts = graph.run_backward(roots, seeds, inputs=edges, retain_graph=retain_graph,
+                                 create_graph=create_graph, accumulate=False)
+        for v, ct in zip(inputs, cts):
+            if ct is not None:
+                graph._accumulate_into(v._ad, ct, create_graph)
+        return
+    graph.run_backward(roots, seeds, retain_graph=retain_graph, create_graph=create_graph)
+
+
+def _meta_checked(v, who):
+    m = getattr(v, "_ad", None)
+    if m is None or not m.requires_grad:
+        raise RuntimeError(f"{who}: one of the differentiated arrays does not require grad")
+    return m
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         allow_unused=None, materialize_grads=False, is_grads_batched=False):
+    """torch.autograd.grad: the sum of gradients of `outputs` with respect to `inputs`."""
+    single_in = isinstance(inputs, (Array, Tracer))
+    outputs = [outputs] if isinstance(outputs, (Array, Tracer)) else list(outputs)
+    inputs = [inputs] if single_in else list(inputs)
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif isinstance(grad_outputs, (Array, Tracer)):
+        grad_outputs = [grad_outputs]
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad: grad_outputs has {len(grad_outputs)} entries but outputs "
+                           f"has {len(outputs)}")
+    if retain_graph is None:
+        retain_graph = create_graph
+    if is_grads_batched:
+        from .func_api import vmap
+        def one(*gs):
+            return tuple(grad(outputs, inputs, list(gs), retain_graph=True,
+                              create_graph=create_graph, allow_unused=True,
+                              materialize_grads=True))
+        res = vmap(one)(*grad_outputs)
+        return res
+    roots, seeds = _root_edges(outputs, grad_outputs, "grad")
+    edges = [_meta_checked(v, "grad").edge() for v in inputs]
+    cts = graph.run_backward(roots, seeds, inputs=edges, retain_graph=retain_graph,
+                             create_graph=create_graph, accumulate=False)
+    out = []
+    for v, ct in zip(inputs, cts):
+        if ct is None:
+            if materialize_grads:
+                ct = _ns.zeros_like(graph.detach(v))
+            elif not allow_unused:
+                raise RuntimeError("grad: one of the differentiated arrays appears to not "
+                                   "have been used in the graph. Set allow_unused=True if "
+                                   "this is the desired behavior")
+        elif not create_graph:
+            ct = graph.detach(ct)
+        out.append(ct)
+    return tuple(out)
+
+
+# --- in-place operations on recorded arrays -----------------------------------------------
+
+def check_inplace_target(x, who):
+    """PyTorch's errors for in-place writes into recorded arrays."""
+    m = getattr(x, "_ad", None)
+    if m is None or not STATE.grad_enabled:
+        return
+    if m.grad_fn is None and m.requires_grad:
+        raise RuntimeError(f"{who}: a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+
+
+def rebase(x, new):
+    """After `x`'s buffer received `new`'s values: x now stands for `new` in the graph."""
+    m = getattr(new, "_ad", None)
+    if m is not None and m.requires_grad and STATE.grad_enabled:
+        x._ad = m
+    else:
+        old = getattr(x, "_ad", None)
+        if old is not None and old.grad_fn is not None:
+            _clear(x)
+
+
+__all__ = ["maybe_record", "requires_grad_", "backward", "grad", "attach", "meta_of"]
+_ = versions
