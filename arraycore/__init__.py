@@ -32,6 +32,10 @@ from . import autodiff as _autodiff  # noqa: E402
 _autodiff.install_namespace(_sys.modules[__name__])
 _array_methods.install(_sys.modules[__name__])
 _autodiff.install_array_methods(_sys.modules[__name__])
+
+from .autodiff.grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: E402
+                                 no_grad, set_grad_enabled)
+from . import autograd, func  # noqa: E402,F401
 Array.__qualname__ = "Array"
 
 
@@ -47,4 +51,5 @@ def set_num_threads(n: int) -> None:
 
 
 __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_threads",
-                            "set_num_threads"]
+                            "set_num_threads", "no_grad", "enable_grad", "set_grad_enabled",
+                            "inference_mode", "is_grad_enabled", "autograd", "func"]

@@ -182,10 +182,9 @@ class _GradModeFor:
 
     def __enter__(self):
         self.prev = (STATE.grad_enabled, STATE.grad_disabled_at)
-        if self.enabled:
-            STATE.grad_enabled, STATE.grad_disabled_at = True, None
-        else:
-            STATE.grad_enabled, STATE.grad_disabled_at = False, len(STATE.stack)
+        # Only the tape's mode changes: transform levels active around a `.backward()` keep
+        # recording, so a backward pass inside `func.grad` is differentiated by it.
+        STATE.grad_enabled, STATE.grad_disabled_at = self.enabled, None
 
     def __exit__(self, *exc):
         STATE.grad_enabled, STATE.grad_disabled_at = self.prev

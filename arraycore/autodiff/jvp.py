@@ -48,6 +48,8 @@ class JVPTracer(Tracer):
         self._ad = getattr(other, "_ad", None)
 
     def __repr__(self):
+        if not self._interp.active and self._interp.unwrap_when_dead:
+            return repr(self.primal)  # a dual whose level has exited is its primal
         return f"JVPTracer(level={self._interp.level}, primal={self.primal!r}, " \
                f"tangent={self.tangent!r})"
 
