@@ -14,6 +14,6 @@ take_along_axis = register(OpDef("take_along_axis", 2, "any", linear=True, famil
 # `setitem` is the out-of-place form: a copy of x with x[key] replaced by value; the array
 # method writes that result back (see arraycore/autodiff/inplace.py).
 getitem = register(OpDef("getitem", 2, "any", linear=True, family="array_method",
-                         test=TestInfo(ref="__getitem__")))
+                         test=TestInfo(ref="operator.getitem")))
 setitem = register(OpDef("setitem", 3, "any", linear=True, family="array_method",
-                         test=TestInfo(ref="__setitem__")))
+                         test=TestInfo(ref="operator.setitem")))
