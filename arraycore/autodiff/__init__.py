@@ -10,3 +10,4 @@ See docs/autodiff.md.  Public modules: arraycore.autograd, arraycore.func.
 """
 
 from .install import install_array_methods, install_namespace  # noqa: F401
+from .coverage import coverage  # noqa: F401,E402

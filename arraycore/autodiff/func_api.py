@@ -314,12 +314,25 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                                  f"along their batch dims, got {size} and {n}")
         if size is None:
             raise ValueError("vmap: at least one input must be batched (in_dims all None)")
-        cs = _chunk(chunk_size, size, leaves, norm)
-        if cs is None or cs >= size:
-            return _vmap_once(func, kwargs, leaves, spec, norm, size, out_dims, randomness)
-        parts = []
         ns = _ns_()
-        for start in range(0, size, cs):
+        parts = []
+        first = 0
+        if chunk_size == "auto":
+            # Probe one example, then size the chunks from its outputs (memory.py).
+            sub = [v if d is None else _take_range(ns, v, d, 0, 1)
+                   for v, d in zip(leaves, norm)]
+            probe = _vmap_once(func, kwargs, sub, spec, norm, 1, out_dims, randomness)
+            from .memory import chunk_for, nbytes
+            cs = chunk_for(nbytes(pt.flatten(probe)[0]), size)
+            if size == 1:
+                return probe
+            parts.append(probe)
+            first = 1
+        else:
+            cs = _chunk(chunk_size, size, leaves, norm)
+        if not parts and (cs is None or cs >= size):
+            return _vmap_once(func, kwargs, leaves, spec, norm, size, out_dims, randomness)
+        for start in range(first, size, cs):
             stop = min(size, start + cs)
             sub = [v if d is None else _take_range(ns, v, d, start, stop)
                    for v, d in zip(leaves, norm)]
@@ -346,9 +359,6 @@ def _concat_chunks(ns, parts, out_dims):
 def _chunk(chunk_size, size, leaves, dims):
     if chunk_size is None:
         return None
-    if chunk_size == "auto":
-        from .memory import auto_chunk
-        return auto_chunk(size, leaves, dims)
     if not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"vmap: chunk_size must be None, 'auto' or a positive int, got "
                          f"{chunk_size!r}")
