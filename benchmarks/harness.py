@@ -247,6 +247,17 @@ def format_report(run: dict, libs: List[str]) -> str:
                 cell = f"{_fmt_time(r['median_s'])} ({r['ratio_vs_numpy']:.2f}x)"
             row += cell.rjust(w)
         lines.append(row)
+    # Targets are also stated against PyTorch and JAX (autodiff, training steps).
+    vs = [c for c in run["cases"] if "arraycore" in c["results"]
+          and any(o in c["results"] for o in ("torch", "jax"))]
+    if vs:
+        lines.append("")
+        lines.append("ratio of medians arraycore / other library (< 1: arraycore faster)")
+        for c in vs:
+            a = c["results"]["arraycore"]["median_s"]
+            cells = [f"vs {o}: {a / c['results'][o]['median_s']:.2f}x"
+                     for o in ("torch", "jax") if o in c["results"]]
+            lines.append(c["case"].ljust(w0) + "   ".join(cells))
     bw = [c for c in run["cases"] if c["bytes_moved"]]
     if bw:
         lines.append("")
