@@ -50,11 +50,45 @@ def find_interpreter(args, kwargs):
     return top, dead
 
 
+def _scan(args, kwargs):
+    """One pass over the leaves: the innermost active interpreter, whether a dead tracer or
+    a promoted array (see inplace.py) needs replacing, and the tape-tracked leaves as
+    (slot, index, value)."""
+    top = None
+    fix = False
+    tracked = None
+    for slot, idx, v in _slots.leaves(args, kwargs):
+        if type(v) is Array:
+            if v._promoted is not None:
+                fix = True
+                continue
+        else:
+            it = v._interp
+            if not it.active:
+                fix = True
+                continue
+            if top is None or it.level > top.level:
+                top = it
+        m = v._ad
+        if m is not None and m.requires_grad:
+            if tracked is None:
+                tracked = []
+            tracked.append((slot, idx, v, m))
+    return top, fix, tracked
+
+
+def _resolve(v):
+    if type(v) is Array:
+        p = v._promoted
+        return v if p is None else _resolve(p)
+    return _dead_unwrap(v)
+
+
 def bind(op, args, kwargs):
-    top, dead = find_interpreter(args, kwargs)
-    if dead:
-        args, kwargs = _slots.map_leaves(_dead_unwrap, args, kwargs)
-        top, _ = find_interpreter(args, kwargs)
+    top, fix, tracked = _scan(args, kwargs)
+    if fix:
+        args, kwargs = _slots.map_leaves(_resolve, args, kwargs)
+        top, _, tracked = _scan(args, kwargs)
     if top is None:
         if STATE.grad_enabled:
             STATE.grad_enabled = False
@@ -66,8 +100,8 @@ def bind(op, args, kwargs):
             out = op.impl(*args, **kwargs)
     else:
         out = top.process(op, args, kwargs)
-    if STATE.grad_enabled and not op.nondiff:
-        out = _tape.maybe_record(op, args, kwargs, out)
+    if tracked is not None and STATE.grad_enabled and not op.nondiff:
+        out = _tape.record(op, args, kwargs, out, tracked)
     return out
 
 

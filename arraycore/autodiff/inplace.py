@@ -39,27 +39,26 @@ def _tracer_in(values):
     return None
 
 
-def write(x, compute, who):
-    """x <- compute(x_value) for an Array x; compute runs the out-of-place op."""
+def write(x, compute, who, operands=()):
+    """x <- compute(x_value) for an Array x; compute runs the out-of-place op on the other
+    `operands` (checked first: a tracer may only be written into an array created inside
+    its transform)."""
     p = promoted(x)
     if p is not None:
         new = compute(p)
         _check_dtype(new, p, who)
         p._assign(new)
         return
+    t = _tracer_in(operands)
+    if t is not None:
+        _check_born_inside(x, t, who)
     tape.check_inplace_target(x, who)
     old_meta = getattr(x, "_ad", None)
     view_of = old_meta.is_view_of if old_meta is not None else None
     new = compute(x)
     _check_dtype(new, x, who)
     if isinstance(new, Tracer):
-        born = getattr(x, "_born", None)
-        if born is None or born < new._interp.level:
-            raise ValueError(
-                f"{who}: cannot write a value traced by {new._interp.kind} into an array "
-                "created outside the transformed function: the array is not the transform's "
-                "to change. Create the array inside the function (ac.zeros, ac.empty, ...) "
-                "or use an out-of-place operation (ac.where, concat, ...)")
+        _check_born_inside(x, new, who)
         x._promoted = new
         return
     if new is x:
@@ -83,6 +82,16 @@ def write(x, compute, who):
         from .._core.op_table import OPS
         base_new = OPS["setitem"].public(base, key, x)
         tape.rebase(base, base_new)
+
+
+def _check_born_inside(x, t, who):
+    born = getattr(x, "_born", None)
+    if born is None or born < t._interp.level:
+        raise ValueError(
+            f"{who}: cannot write a value traced by {t._interp.kind} into an array created "
+            "outside the transformed function: the array is not the transform's to change. "
+            "Create the array inside the function (ac.zeros, ac.empty, ...) or use an "
+            "out-of-place operation (ac.where, concat, ...)")
 
 
 def _check_dtype(new, x, who):

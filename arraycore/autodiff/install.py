@@ -89,7 +89,8 @@ def install_array_methods(ns):
 
     def __setitem__(self, key, value):
         if _any_traced(self, key, value):
-            inplace.write(self, lambda cur: setitem_op.public(cur, key, value), "__setitem__")
+            inplace.write(self, lambda cur: setitem_op.public(cur, key, value), "__setitem__",
+                          (key, value))
             return
         versions.bump(self)
         orig_setitem(self, key, value)
@@ -137,7 +138,7 @@ def _inplace_method(ns, orig, fname):
                     isinstance(other, (Array, Tracer))):
                 return NotImplemented
             f = getattr(ns, fname)
-            inplace.write(self, lambda cur: f(cur, other), who)
+            inplace.write(self, lambda cur: f(cur, other), who, (other,))
             return self
         versions.bump(self)
         return orig(self, other)

@@ -47,11 +47,13 @@ def _alias(v, inputs):
     return v
 
 
-def attach(op, args, kwargs, out, edges, set_meta):
+def attach(op, args, kwargs, out, edges, set_meta, inputs=None):
     """Creates the node for `out` and gives each differentiable output a meta (via
-    set_meta(output, meta) -> output)."""
+    set_meta(output, meta) -> output).  `inputs`: the argument leaves (an output that is one
+    of them gets a fresh alias)."""
     outs, multi = _outputs(out)
-    inputs = [v for _, _, v in _slots.leaves(args, kwargs)]
+    if inputs is None:
+        inputs = [v for _, _, v in _slots.leaves(args, kwargs)]
     node = Node(op, args, kwargs, out, edges, len(outs))
     new = []
     for i, o in enumerate(outs):
@@ -74,15 +76,21 @@ def _set_tape_meta(o, m):
 
 
 def maybe_record(op, args, kwargs, out):
-    edges = []
-    for slot, idx, v in _slots.leaves(args, kwargs):
-        m = getattr(v, "_ad", None)
-        if m is not None and m.requires_grad:
-            n, nr = m.edge()
-            edges.append((slot, idx, n, nr, v.shape, v.dtype))
-    if not edges:
+    tracked = [(slot, idx, v, v._ad) for slot, idx, v in _slots.leaves(args, kwargs)
+               if getattr(v, "_ad", None) is not None and v._ad.requires_grad]
+    if not tracked:
         return out
-    out = attach(op, args, kwargs, out, edges, _set_tape_meta)
+    return record(op, args, kwargs, out, tracked)
+
+
+def record(op, args, kwargs, out, tracked):
+    """A node for `out`, with one edge per tracked argument leaf (slot, index, value, meta)."""
+    edges = []
+    for slot, idx, v, m in tracked:
+        n, nr = m.edge()
+        edges.append((slot, idx, n, nr, v.shape, v.dtype))
+    out = attach(op, args, kwargs, out, edges, _set_tape_meta,
+                 [t[2] for t in tracked] + [a for a in args if type(a) is Array])
     view = op.extra.get("basic_view")
     if view is not None and view(args) and getattr(out, "_ad", None) is not None:
         out._ad.is_view_of = (args[0], args[1])
