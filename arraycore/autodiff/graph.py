@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import traceback
 
+from ..native import _native
 from . import slots as _slots
 from . import versions
 from .state import STATE
+
+Array = _native.Array
 
 _ns = None  # the namespace (set by install)
 
@@ -55,17 +58,27 @@ class Node:
     """One recorded op.  `edges[i] = (slot, index, node, output_nr, shape, dtype)`."""
 
     __slots__ = ("op", "args", "kwargs", "out", "edges", "n_outputs", "out_metas", "saved",
-                 "released", "creation_trace", "pre_hooks", "__weakref__")
+                 "released", "creation_trace", "pre_hooks", "tape", "__weakref__")
 
-    def __init__(self, op, args, kwargs, out, edges, n_outputs):
+    def __init__(self, op, args, kwargs, out, edges, n_outputs, tape=True):
         self.op = op
         self.args = args
         self.kwargs = kwargs
+        # The output is kept only when the rule reads it, and then without its tape state:
+        # the output's meta points at this node, so keeping the output itself would make a
+        # reference cycle.  `_output` re-attaches the meta when a rule needs the output as a
+        # recorded value (create_graph=True).
+        if not (out_saved(op) or n_outputs > 1):
+            out = None
+        elif tape:
+            out = _strip(out) if n_outputs == 1 else [_strip(o) for o in out]
+        self.tape = tape
         self.out = out
         self.edges = edges
         self.n_outputs = n_outputs
         self.out_metas = [None] * n_outputs
-        self.saved = versions.snapshot(op, args, kwargs, out)
+        self.saved = versions.snapshot(op, args, kwargs, out) if op.extra.get("saves") \
+            else ()
         self.released = False
         self.pre_hooks = None
         self.creation_trace = (traceback.format_stack(limit=12)[:-3]
@@ -80,6 +93,17 @@ class Node:
     @property
     def next_functions(self):
         return tuple((n, nr) for (_, _, n, nr, _, _) in self.edges)
+
+    def _recorded_outputs(self):
+        """The saved outputs with their tape state back (double backward)."""
+        outs = [self.out] if self.n_outputs == 1 else list(self.out)
+        res = []
+        for o, m in zip(outs, self.out_metas):
+            if m is not None and type(o) is Array:
+                o = o._view(o.shape, o._strides, 0)
+                o._ad = m
+            res.append(o)
+        return res[0] if self.n_outputs == 1 else type(self.out)(res)
 
     def release(self):
         self.args = self.kwargs = self.out = None
@@ -100,7 +124,10 @@ class Node:
         else:
             g = [c if c is not None else _zeros_for(o) for c, o in zip(cts, self.out)]
         needs = {(e[0], e[1]) for e in self.edges}
-        raw = self.op.vjp(g, self.args, self.kwargs, self.out, needs)
+        out = self.out
+        if out is not None and self.tape and STATE.grad_enabled:
+            out = self._recorded_outputs()
+        raw = self.op.vjp(g, self.args, self.kwargs, out, needs)
         result = []
         for slot, index, node, nr, shape, dtype in self.edges:
             ct = raw.get(slot)
@@ -110,6 +137,21 @@ class Node:
                 ct = fit_cotangent(ct, shape, dtype)
             result.append(ct)
         return result
+
+
+def out_saved(op):
+    """Whether op's vjp reads its output (cached on the entry)."""
+    r = op.extra.get("_out_saved")
+    if r is None:
+        r = op.extra["_out_saved"] = "out" in (op.extra.get("saves") or ())
+    return r
+
+
+def _strip(o):
+    """o without tape state (a view of the same buffer), breaking the node <-> output cycle."""
+    if type(o) is Array and o._ad is not None:
+        return o._view(o.shape, o._strides, 0)
+    return o
 
 
 class AccumulateGrad:

@@ -54,7 +54,7 @@ def attach(op, args, kwargs, out, edges, set_meta, inputs=None):
     outs, multi = _outputs(out)
     if inputs is None:
         inputs = [v for _, _, v in _slots.leaves(args, kwargs)]
-    node = Node(op, args, kwargs, out, edges, len(outs))
+    node = Node(op, args, kwargs, out, edges, len(outs), tape=set_meta is _set_tape_meta)
     new = []
     for i, o in enumerate(outs):
         if isinstance(o, (Array, Tracer)) and o.dtype.kind in "fc":
@@ -89,12 +89,36 @@ def record(op, args, kwargs, out, tracked):
     for slot, idx, v, m in tracked:
         n, nr = m.edge()
         edges.append((slot, idx, n, nr, v.shape, v.dtype))
-    out = attach(op, args, kwargs, out, edges, _set_tape_meta,
-                 [t[2] for t in tracked] + [a for a in args if type(a) is Array])
+    if type(out) is Array:  # the common case, without attach's generality
+        if out._dtype_code not in _INEXACT_CODES:
+            return out
+        for a in args:
+            if out is a:
+                out = out._view(out.shape, out._strides, 0)
+                break
+        else:
+            for t in tracked:
+                if out is t[2]:
+                    out = out._view(out.shape, out._strides, 0)
+                    break
+        node = Node(op, args, kwargs, out, edges, 1)
+        m = node.out_metas[0] = AutogradMeta(True, node, 0)
+        out._ad = m
+    else:
+        out = attach(op, args, kwargs, out, edges, _set_tape_meta,
+                     [t[2] for t in tracked] + [a for a in args if type(a) is Array])
     view = op.extra.get("basic_view")
     if view is not None and view(args) and getattr(out, "_ad", None) is not None:
         out._ad.is_view_of = (args[0], args[1])
     return out
+
+
+def _inexact_codes():
+    from .._core import dtypes as _dt
+    return frozenset(d.code for d in _dt.ALL_DTYPES if d.kind in "fc")
+
+
+_INEXACT_CODES = _inexact_codes()
 
 
 # --- array methods ------------------------------------------------------------------------

@@ -26,11 +26,8 @@ def bump(x) -> None:
 
 def snapshot(op, args, kwargs, out):
     """(array, version) for the plain arrays the op's rule will read."""
-    saves = op.extra.get("saves")
-    if saves is None:
-        return ()
     items = []
-    for slot in saves:
+    for slot in op.extra["saves"]:
         v = out if slot == "out" else (args[slot] if type(slot) is int and slot < len(args)
                                        else kwargs.get(slot) if type(slot) is str else None)
         if type(v) in (list, tuple):
