@@ -191,6 +191,13 @@ def full(shape, fill_value, *, dtype=None, device=None):
     return _native.full(check_shape(shape, "full"), fill_value, dtype.code)
 
 
+# Native fast paths (bind_fast_calls.cpp) for the simple calls: an int or a tuple/list of
+# ints for shape, an arraycore dtype or None, device None or the CPU device, a bool/int/float
+# fill value the dtype holds.  Every other call runs the Python function above.
+empty, zeros, ones, full = (_native.fast_function(f.__name__, None, 0, f, wrapped=f)
+                            for f in (empty, zeros, ones, full))
+
+
 def _like(who, x, dtype, device):
     check_array(x, who)
     as_device(device, who)

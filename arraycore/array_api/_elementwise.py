@@ -130,7 +130,20 @@ def _make(op: OpDef):
     fn.__name__ = fn.__qualname__ = op.name
     fn.__module__ = "arraycore"
     fn.__doc__ = _docstring(op)
-    return fn
+    if op.name.startswith("logical_"):
+        return fn
+    return _fast(op, fn)
+
+
+def _fast(op: OpDef, fn):
+    """`fn` behind a native fast path (bind_fast_calls.cpp): arrays of a dtype in the mask,
+    and arrays with a weak Python scalar, run the kernel without Python frames; every other
+    call (promotion, int_to_float, errors) goes to `fn`.  The mask holds the dtypes `fn` would
+    hand to the kernel unchanged."""
+    mask = sum(1 << d.code for d in _accepted(op)
+               if not (op.int_to_float and d.kind in "biu"))
+    return _native.fast_function("unary" if op.arity == 1 else "binary",
+                                 _native.kernel(op.kernel), mask, fn, wrapped=fn)
 
 
 def _docstring(op: OpDef) -> str:

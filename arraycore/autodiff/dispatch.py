@@ -28,6 +28,7 @@ from .tracer import Tracer
 
 Array = _native.Array
 _any_traced = _native.any_traced
+_FastFunction = _native.FastFunction
 _tape = None  # tape module (set by install; it imports this module)
 
 
@@ -118,6 +119,14 @@ def make_public(op, impl):
     public.__doc__ = impl.__doc__
     public.__module__ = "arraycore"
     public.__wrapped__ = impl
+    if type(impl) is _FastFunction and impl.kind in ("unary", "binary"):
+        # An elementwise function with a native fast path (bind_fast_calls.cpp): the same
+        # path in front of `public`.  It only takes plain arrays (no instance dict, so no tape
+        # state; tracers are not Arrays) and weak Python scalars, for which `public` would
+        # call `impl` and compute the same thing; every other call goes to `public`.
+        fast = _native.fast_function(impl.kind, impl.kernel, impl.mask, public, wrapped=impl)
+        fast.__module__ = "arraycore"
+        return fast
     return public
 
 

@@ -3,14 +3,13 @@
 // A heap type whose __add__ is a Python-level attribute pays, on every `a + b`, a type lookup
 // of __add__, a bound-method object and pybind11's argument dispatch: about half of a small
 // array op.  Filling the type's C slot directly (as NumPy's ndarray does) removes that.  The
-// slot runs the kernel when both operands are Arrays of one accepted dtype, and otherwise
-// calls the Python-level method (promotion, scalars, errors, NotImplemented): the forward one
-// when the left operand is an Array, the reflected one when only the right one is.
+// slot runs the kernel when both operands are Arrays of one accepted dtype or one is a Python
+// scalar that keeps the Array's dtype (try_fast_binary, bind_fast_calls.cpp), and otherwise
+// calls the Python-level method (promotion, errors, NotImplemented, autodiff): the forward
+// one when the left operand is an Array, the reflected one when only the right one is.
 #include <array>
-#include <new>
 #include <utility>
 
-#include "../errors.h"
 #include "../op_registry.h"
 #include "bindings.h"
 
@@ -41,39 +40,18 @@ Slot g_slots[] = {
 };
 constexpr int kNumSlots = sizeof(g_slots) / sizeof(g_slots[0]);
 
-PyObject* set_error(PyObject* type, const char* what) {
-  PyErr_SetString(type, what);
-  return nullptr;
-}
-
 template <int I>
 PyObject* number_slot(PyObject* x, PyObject* y) {
   const Slot& s = g_slots[I];
-  try {
-    const NdArray* a = as_exact_array(x);
-    const NdArray* b = as_exact_array(y);
-    if (a && b && a->dtype == b->dtype && ((s.accepted_mask >> dtype_index(a->dtype)) & 1)) {
-      const NdArray* in[] = {a, b};
-      return wrap_array(apply_kernel_nogil(*s.kernel, in, 2)).release().ptr();
-    }
+  return call_translating([&]() -> PyObject* {
+    // Two arrays of one accepted dtype, or an array and a weak Python scalar (y * 0.9,
+    // 0.1 + y): the kernel, as the Python-level method would run it.
+    py::object r = try_fast_binary(*s.kernel, s.accepted_mask, x, y);
+    if (r) return r.release().ptr();
     if (PyObject_TypeCheck(x, reinterpret_cast<PyTypeObject*>(array_type_object())))
       return PyObject_CallFunctionObjArgs(s.forward, x, y, nullptr);
     return PyObject_CallFunctionObjArgs(s.reflected, y, x, nullptr);
-  } catch (py::error_already_set& e) {
-    e.restore();
-    return nullptr;
-  } catch (const TypeError& e) {
-    return set_error(PyExc_TypeError, e.what());
-  } catch (const ValueError& e) {
-    return set_error(PyExc_ValueError, e.what());
-  } catch (const IndexError& e) {
-    return set_error(PyExc_IndexError, e.what());
-  } catch (const std::bad_alloc&) {
-    PyErr_NoMemory();
-    return nullptr;
-  } catch (const std::exception& e) {
-    return set_error(PyExc_RuntimeError, e.what());
-  }
+  });
 }
 
 template <int... I>

@@ -51,18 +51,17 @@ void bind_ops(py::module_& m) {
   m.def("apply3", [](const Kernel& k, const NdArray& a, const NdArray& b, const NdArray& c) {
     return apply(k, a, b, c);
   });
-  // Operators (x + y) on two arrays of one accepted dtype run straight into the kernel; any
-  // other operand mix (scalars, promotion, errors) goes to the Python function `fallback`.
+  // Operators (x < y) on two arrays of one accepted dtype, or an array and a weak Python
+  // scalar, run straight into the kernel (try_fast_binary); any other operand mix
+  // (promotion, errors, autodiff) goes to the Python function `fallback`.
   // Keeps small-array operators near NumPy's cost (no Python frames on the fast path).
   m.def("install_fast_binary", [](py::object cls, const std::string& dunder, const Kernel& k,
                                   int accepted_mask, py::object fallback) {
     const Kernel* kp = &k;
     py::cpp_function method(
         [kp, accepted_mask, fallback](py::handle self, py::handle other) -> py::object {
-          const NdArray* a = as_exact_array(self);
-          const NdArray* b = as_exact_array(other);
-          if (a && b && a->dtype == b->dtype && ((accepted_mask >> dtype_index(a->dtype)) & 1))
-            return wrap_array(apply(*kp, *a, *b));
+          py::object r = try_fast_binary(*kp, accepted_mask, self.ptr(), other.ptr());
+          if (r) return r;
           return fallback(self, other);
         },
         py::name(dunder.c_str()), py::is_method(cls));

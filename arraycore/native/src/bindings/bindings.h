@@ -5,6 +5,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <new>
+
+#include "../errors.h"
 #include "../ndarray.h"
 #include "../op_registry.h"
 
@@ -51,6 +54,47 @@ auto maybe_nogil(int64_t size, F&& f) {
     return f();
   }
   return f();
+}
+
+// Fast paths of the elementwise operators and namespace functions (bind_fast_calls.cpp),
+// shared by the number slots (x + y), the rich comparisons (x < y) and the namespace
+// functions (ac.sin(x), ac.add(x, 0.5)).  They compute exactly what the Python path would,
+// for the cases they recognise: plain Arrays (as_exact_array: no autodiff state) of one dtype
+// whose bit is set in `mask` (dtypes the kernel runs in without promotion), or one such Array
+// and a Python bool/int/float that promotion leaves at the Array's dtype (weak scalars,
+// arraycore/_core/dtypes.py promote_with_scalar).  Anything else returns a null object, no
+// error set: the caller runs the Python path, which also raises the errors.
+py::object try_fast_unary(const Kernel& k, int mask, PyObject* x);
+py::object try_fast_binary(const Kernel& k, int mask, PyObject* x, PyObject* y);
+
+// Runs f (returning a new reference, or nullptr with a Python error set) inside a C-level
+// slot or vectorcall: C++ exceptions become the Python errors pybind11 would raise.
+template <class F>
+PyObject* call_translating(F&& f) noexcept {
+  auto fail = [](PyObject* type, const char* what) -> PyObject* {
+    PyErr_SetString(type, what);
+    return nullptr;
+  };
+  try {
+    return f();
+  } catch (py::error_already_set& e) {
+    e.restore();
+    return nullptr;
+  } catch (const TypeError& e) {
+    return fail(PyExc_TypeError, e.what());
+  } catch (const ValueError& e) {
+    return fail(PyExc_ValueError, e.what());
+  } catch (const IndexError& e) {
+    return fail(PyExc_IndexError, e.what());
+  } catch (py::builtin_exception& e) {
+    e.set_error();
+    return nullptr;
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+    return nullptr;
+  } catch (const std::exception& e) {
+    return fail(PyExc_RuntimeError, e.what());
+  }
 }
 
 // Binding files of op families register themselves (like kernels do) so adding a family
