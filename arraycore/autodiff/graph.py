@@ -57,7 +57,8 @@ class AutogradMeta:
 class Node:
     """One recorded op.  `edges[i] = (slot, index, node, output_nr, shape, dtype)`."""
 
-    __slots__ = ("op", "args", "kwargs", "out", "edges", "n_outputs", "out_metas", "saved",
+    __slots__ = ("op", "args", "kwargs", "out", "edges", "n_outputs", "multi", "out_metas",
+                 "saved",
                  "released", "creation_trace", "pre_hooks", "tape", "__weakref__")
 
     def __init__(self, op, args, kwargs, out, edges, n_outputs, tape=True):
@@ -68,10 +69,14 @@ class Node:
         # the output's meta points at this node, so keeping the output itself would make a
         # reference cycle.  `_output` re-attaches the meta when a rule needs the output as a
         # recorded value (create_graph=True).
-        if not (out_saved(op) or n_outputs > 1):
+        # `multi`: the op returns a sequence (even of one array, broadcast_arrays(x)); its
+        # rule then gets and returns lists of cotangents.
+        multi = n_outputs > 1 or isinstance(out, (list, tuple))
+        self.multi = multi
+        if not (out_saved(op) or multi):
             out = None
         elif tape:
-            out = _strip(out) if n_outputs == 1 else [_strip(o) for o in out]
+            out = [_strip(o) for o in out] if multi else _strip(out)
         self.tape = tape
         self.out = out
         self.edges = edges
@@ -96,14 +101,14 @@ class Node:
 
     def _recorded_outputs(self):
         """The saved outputs with their tape state back (double backward)."""
-        outs = [self.out] if self.n_outputs == 1 else list(self.out)
+        outs = list(self.out) if self.multi else [self.out]
         res = []
         for o, m in zip(outs, self.out_metas):
             if m is not None and type(o) is Array:
                 o = o._view(o.shape, o._strides, 0)
                 o._ad = m
             res.append(o)
-        return res[0] if self.n_outputs == 1 else type(self.out)(res)
+        return type(self.out)(res) if self.multi else res[0]
 
     def release(self):
         self.args = self.kwargs = self.out = None
@@ -119,7 +124,7 @@ class Node:
                 "freed when you call .backward() or autograd.grad(); pass retain_graph=True "
                 "the first time if you need to backward through the graph again")
         versions.check(self)
-        if self.n_outputs == 1:
+        if not self.multi:
             g = cts[0]
         else:
             g = [c if c is not None else _zeros_for(o) for c, o in zip(cts, self.out)]

@@ -40,7 +40,8 @@ def _is_complex(v):
 
 def _conj_if_complex(d, *like):
     if _is_complex(d) or any(_is_complex(v) for v in like):
-        return xp.conj(d)
+        # A derivative can be a Python scalar (d(x1 * c)/dx1 = c): conjugate it as one.
+        return d.conjugate() if isinstance(d, (int, float, complex)) else xp.conj(d)
     return d
 
 

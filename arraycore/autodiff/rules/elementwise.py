@@ -58,6 +58,9 @@ BINARY = {
     "remainder": (lambda x1, x2, y: xp.ones_like(y),
                   lambda x1, x2, y: -xp.floor_divide(x1, x2)),
     "copysign": (lambda x1, x2, y: _copysign_d(x1, y), lambda x1, x2, y: xp.zeros_like(y)),
+    # The next float after x1 moves with x1 and (almost everywhere) not with x2.  PyTorch
+    # and JAX raise here; the derivative is defined, so it is given.
+    "nextafter": (lambda x1, x2, y: xp.ones_like(y), lambda x1, x2, y: xp.zeros_like(y)),
 }
 
 LINEAR = {
@@ -69,7 +72,7 @@ LINEAR = {
     "conj": lambda g, a, s: xp.conj(g),
 }
 
-ZERO = ["sign", "ceil", "floor", "trunc", "round", "floor_divide", "nextafter"]
+ZERO = ["sign", "ceil", "floor", "trunc", "round", "floor_divide"]
 
 
 def _float_like(mask, like):
