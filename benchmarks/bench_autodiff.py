@@ -96,7 +96,9 @@ def _loss(xp, params, x, onehot):
     h = xp.tanh(h @ w2 + b2)
     z = h @ w3 + b3
     # Cross-entropy of softmax(z) (log-sum-exp written with namespace functions).
-    m = xp.max(z, axis=-1, keepdims=True)
+    # (torch.max(z, axis) returns (values, indices); amax is its max-reduction)
+    m = (xp.amax(z, dim=-1, keepdim=True) if xp.__name__ == "torch"
+         else xp.max(z, axis=-1, keepdims=True))
     lse = xp.log(xp.sum(xp.exp(z - m), axis=-1, keepdims=True)) + m
     return -xp.mean(xp.sum(onehot * (z - lse), axis=-1))
 

@@ -99,6 +99,8 @@ def library_version(name: str, mod) -> str:
     if name == "jax":
         import jax
         return jax.__version__
+    if name == "arraycore":  # which copy: a source tree or an installed package
+        return f"{getattr(mod, '__version__', '?')} ({os.path.dirname(mod.__file__)})"
     return str(getattr(mod, "__version__", "?"))
 
 
@@ -311,11 +313,20 @@ def main(build_cases, argv=None, description: str = "") -> int:
 
     thread_counts = [int(t) for t in args.threads.split(",")]
     script = os.path.abspath(sys.argv[0])
+    # A source tree with a developer build (tools/dev_build.sh) is what gets measured, not
+    # an installed copy that may be older; the report names the copy.
+    import glob
+    repo = os.path.dirname(os.path.dirname(script))
+    ac_root = repo if glob.glob(os.path.join(repo, "arraycore", "native", "_native*")) \
+        else None
     runs = []
     t_start = time.perf_counter()
     for n in thread_counts:
         env = dict(os.environ)
         env.update(thread_env(n))
+        if ac_root:
+            env["PYTHONPATH"] = os.pathsep.join([ac_root] + [p for p in (
+                env.get("PYTHONPATH", ""),) if p])
         with tempfile.TemporaryDirectory() as td:
             out = os.path.join(td, "run.json")
             cmd = [sys.executable, script, "--threads", str(n), "--libs", ",".join(libs),

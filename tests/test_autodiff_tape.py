@@ -23,8 +23,6 @@ torch = pytest.importorskip("torch")
 LIBS = {"ac": ac, "torch": torch}
 
 # Known core bugs (reported to the lead; remove a mark once its bug is fixed).
-CONJ_SCALAR = ("rules/base.py _conj_if_complex calls xp.conj on a Python scalar derivative "
-               "(complex array times a Python number)")
 INPLACE_SELF_SAVED = ("inplace.write: the out-of-place node of `y op= v` saves y itself, whose "
                       "buffer the write then overwrites (false 'modified by an inplace "
                       "operation')")
@@ -637,7 +635,7 @@ def _case_vector_vjp(lib, case):
     return [x.grad for x in xs]
 
 
-@pytest.mark.parametrize("case", with_known_bugs(VECTOR_CASES, {"v_holomorphic": CONJ_SCALAR}),
+@pytest.mark.parametrize("case", VECTOR_CASES,
                          ids=str)
 def test_functions_backward_with_gradient(case):
     check_like_torch(_case_vector_vjp, case, rtol=1e-11)
@@ -660,7 +658,7 @@ def _hvp(lib, case):
     return list(hv)
 
 
-@pytest.mark.parametrize("case", with_known_bugs(CASES, {"complex_to_real": CONJ_SCALAR}),
+@pytest.mark.parametrize("case", CASES,
                          ids=str)
 def test_double_backward(case):
     check_like_torch(_hvp, case, rtol=1e-10, atol=1e-12)
@@ -708,7 +706,6 @@ def _complex_holomorphic_scalar_mult(lib):
     return z.grad
 
 
-@known_bug(CONJ_SCALAR)
 def test_complex_holomorphic_with_python_scalars():
     check_like_torch(_complex_holomorphic_scalar_mult)
 

@@ -36,8 +36,6 @@ F = ac.func
 RTOL, ATOL = 1e-10, 1e-12
 
 # Known core bugs (reported to the lead; remove a mark once its bug is fixed).
-CONJ_SCALAR = ("rules/base.py _conj_if_complex calls xp.conj on a Python scalar derivative "
-               "(complex array times a Python number)")
 OUT_DIMS_NONE = ("func_api._out_dims_list flattens out_dims with the pytree helper, which "
                  "drops None entries")
 CHUNK_UNBATCHED = ("func_api._concat_chunks concatenates (axis=None) outputs whose out_dim "
@@ -295,8 +293,7 @@ def test_jvp_pytree_primals():
 
 # --- vjp ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("case", with_known_bugs(VECTOR_CASES + CASES,
-                                                {"v_holomorphic": CONJ_SCALAR}), ids=str)
+@pytest.mark.parametrize("case", VECTOR_CASES + CASES, ids=str)
 def test_vjp(case):
     xa, xj = inputs(case, seed=4)
     out, fn = F.vjp(case.fn, *xa)
@@ -538,7 +535,6 @@ def test_jacfwd_complex_holomorphic():
     assert_close(F.jacfwd(case.fn)(*xa), jax.jacfwd(case.fn, holomorphic=True)(*xj))
 
 
-@known_bug(CONJ_SCALAR)
 def test_jacrev_complex_follows_vjp_convention():
     """jacrev is vmap(vjp) over the output basis: with PyTorch's convention its rows are
     vjp(e_i) = conj(J)[i] (torch.func.jacrev refuses complex inputs)."""
