@@ -36,9 +36,6 @@ HOOKS_AUTOGRAD_GRAD = ("graph.run_backward captures autograd.grad results before
                        "tensor hooks run")
 COMPLEX_IMPLICIT = ("tape._root_edges creates the implicit gradient for complex scalars "
                     "(torch: real scalars only)")
-SET_GRAD_DECORATOR = ("grad_mode.set_grad_enabled used as a decorator leaves grad mode off "
-                      "from decoration time on")
-BARE_DECORATOR = "grad_mode: bare `@no_grad` (without parentheses) is not accepted"
 
 
 def known_bug(reason):
@@ -1257,12 +1254,10 @@ def _set_grad_enabled_decorator(lib):
         lib.set_grad_enabled(True)
 
 
-@known_bug(SET_GRAD_DECORATOR)
 def test_set_grad_enabled_as_decorator():
     check_like_torch(_set_grad_enabled_decorator)
 
 
-@known_bug(BARE_DECORATOR)
 @pytest.mark.parametrize("name", ["no_grad", "enable_grad", "inference_mode"])
 def test_grad_mode_bare_decorator(name):
     """`@torch.no_grad` (without parentheses) is accepted by PyTorch 2.x."""

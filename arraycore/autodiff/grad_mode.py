@@ -47,7 +47,20 @@ def _set(enabled):
         STATE.grad_enabled, STATE.grad_disabled_at = False, len(STATE.stack)
 
 
-class no_grad(_Mode):
+class _NoArgMode(_Mode):
+    """A mode that takes no argument, so it also works as a bare decorator (`@no_grad`, as
+    in PyTorch): called with a function, the class returns the decorated function."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        if not callable(orig_func):
+            raise TypeError(f"{cls.__name__}: takes no arguments (or a function to "
+                            f"decorate), got {type(orig_func).__name__}")
+        return cls()(orig_func)
+
+
+class no_grad(_NoArgMode):
     """Operations inside do not record on the tape.
 
     >>> import arraycore as ac
@@ -55,17 +68,17 @@ class no_grad(_Mode):
     ...     y = x * 2          # y.requires_grad is False
     """
 
-    def __init__(self):
+    def __init__(self, orig_func=None):
         super().__init__(False)
 
     def _args(self):
         return ()
 
 
-class enable_grad(_Mode):
+class enable_grad(_NoArgMode):
     """Turns recording back on inside a `no_grad` region."""
 
-    def __init__(self):
+    def __init__(self, orig_func=None):
         super().__init__(True)
 
     def _args(self):
@@ -84,10 +97,23 @@ class set_grad_enabled(_Mode):
     def __enter__(self):
         return self
 
+    def __call__(self, fn):
+        # Used as a decorator: the mode applies inside calls of fn only, so the switch made
+        # by the constructor (the function-call form) is undone here, as PyTorch does.
+        STATE.grad_enabled, STATE.grad_disabled_at = self.prev
+        return super().__call__(fn)
+
 
 class inference_mode(_Mode):
     """Like no_grad (arraycore has no separate inference tensors); `inference_mode(False)`
     is a no-op context."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        if not callable(mode):
+            raise TypeError(f"inference_mode: mode must be a bool, got {type(mode).__name__}")
+        return cls()(mode)  # bare @inference_mode
 
     def __init__(self, mode=True):
         super().__init__(not mode)
