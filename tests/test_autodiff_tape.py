@@ -23,9 +23,6 @@ torch = pytest.importorskip("torch")
 LIBS = {"ac": ac, "torch": torch}
 
 # Known core bugs (reported to the lead; remove a mark once its bug is fixed).
-INPLACE_SELF_SAVED = ("inplace.write: the out-of-place node of `y op= v` saves y itself, whose "
-                      "buffer the write then overwrites (false 'modified by an inplace "
-                      "operation')")
 STATIC_SAVES = ("rules/base.define_binary: saved slots are the union over both inputs, not "
                 "only those the needed derivatives read (raises where torch does not)")
 RELEASED_NO_SAVES = ("graph.Node.apply raises 'backward a second time' for nodes that saved "
@@ -766,9 +763,7 @@ def test_inplace_on_leaf_under_no_grad_is_allowed():
     check_like_torch(_sgd_update)
 
 
-@pytest.mark.parametrize("op", with_known_bugs(["+=x", "*=x", "-=2", "/=y", "**=2"],
-                                                {"*=x": INPLACE_SELF_SAVED,
-                                                 "**=2": INPLACE_SELF_SAVED}))
+@pytest.mark.parametrize("op", ["+=x", "*=x", "-=2", "/=y", "**=2"])
 def test_inplace_on_nonleaf_is_recorded(op):
     def scenario(lib):
         x = arr(lib, X3, True)
@@ -909,7 +904,6 @@ def _view_inplace_then_setitem(lib):
     return [y.detach(), x.grad]
 
 
-@known_bug(INPLACE_SELF_SAVED)
 def test_view_inplace_then_setitem():
     check_like_torch(_view_inplace_then_setitem)
 
@@ -923,7 +917,6 @@ def _view_inplace_reaches_base(lib):
     return [y.detach(), x.grad]
 
 
-@known_bug(INPLACE_SELF_SAVED)
 def test_inplace_on_view_updates_base_history():
     check_like_torch(_view_inplace_reaches_base)
 
@@ -1207,7 +1200,6 @@ def _grad_of_nonleaf_used_after_inplace(lib):
     return x.grad
 
 
-@known_bug(INPLACE_SELF_SAVED + "; " + STATIC_SAVES)
 def test_graph_before_and_after_inplace():
     check_like_torch(_grad_of_nonleaf_used_after_inplace)
 

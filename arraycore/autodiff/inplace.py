@@ -56,6 +56,12 @@ def write(x, compute, who, operands=()):
     old_meta = getattr(x, "_ad", None)
     view_of = old_meta.is_view_of if old_meta is not None else None
     new = compute(x)
+    if old_meta is not None and _saves_buffer_of(new, x):
+        # The op's node saved x itself (y *= x saves y for d/dx), and the write below would
+        # overwrite that saved value.  As PyTorch does for in-place ops whose derivative
+        # reads the original self, the node is made again on a copy of the old value that
+        # stands for the same place in the graph.
+        new = compute(_copy_with_meta(x, old_meta))
     _check_dtype(new, x, who)
     if isinstance(new, Tracer):
         _check_born_inside(x, new, who)
@@ -82,6 +88,32 @@ def write(x, compute, who, operands=()):
         from .._core.op_table import OPS
         base_new = OPS["setitem"].public(base, key, x)
         tape.rebase(base, base_new)
+
+
+def _saves_buffer_of(new, x):
+    """Whether the node that made `new` keeps x's buffer among its saved values."""
+    m = getattr(new, "_ad", None)
+    node = m.grad_fn if m is not None else None
+    if node is None:
+        return False
+    ptr = x._buffer_ptr
+    for item in getattr(node, "saved", None) or ():
+        a = item[0] if type(item) is tuple else item
+        if type(a) is Array and a._buffer_ptr == ptr:
+            return True
+    return False
+
+
+def _copy_with_meta(x, meta):
+    prev = STATE.grad_enabled
+    STATE.grad_enabled = False
+    try:
+        import arraycore
+        c = arraycore.asarray(x, copy=True)
+    finally:
+        STATE.grad_enabled = prev
+    c._ad = meta
+    return c
 
 
 def _check_born_inside(x, t, who):
