@@ -42,8 +42,6 @@ CHUNK_UNBATCHED = ("func_api._concat_chunks concatenates (axis=None) outputs who
                    "is None instead of taking one")
 NO_GRAD_RESET = ("graph._GradModeFor resets STATE.grad_disabled_at to None, so an inner "
                  "backward re-enables levels stopped by an enclosing no_grad")
-FWAD_BUFFER = ("forward_ad.unpack_dual ignores an array's _promoted dual, and the array "
-               "created in the dual level never receives the written primal values")
 COMPLEX_OUTPUT = "func_api.grad_and_value accepts a complex scalar output"
 
 
@@ -1132,9 +1130,7 @@ def _fw_buffer(lib, fw):
     return [u.primal, u.tangent, s.primal, s.tangent, buf * 1.0]
 
 
-@pytest.mark.parametrize("scenario", with_known_bugs([_fw_inplace, _fw_buffer],
-                                                      {"_fw_buffer": FWAD_BUFFER},
-                                                      name=lambda s: s.__name__),
+@pytest.mark.parametrize("scenario", [_fw_inplace, _fw_buffer],
                          ids=["dual", "buffer"])
 def test_forward_ad_inplace_vs_torch(scenario):
     got = scenario(ac, fwAD)

@@ -82,6 +82,9 @@ def make_dual(tensor, tangent, *, level=None):
 
 
 def unpack_dual(tensor, *, level=None):
+    if type(tensor) is Array and tensor._promoted is not None:
+        # An array made inside the level that received dual values (buf[i] = dual).
+        tensor = tensor._promoted
     if isinstance(tensor, JVPTracer) and tensor._interp.active and _LEVELS and \
             tensor._interp is _LEVELS[-1]:
         return UnpackedDualTensor(tensor.primal, tensor.tangent)

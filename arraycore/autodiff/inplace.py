@@ -48,6 +48,7 @@ def write(x, compute, who, operands=()):
         new = compute(p)
         _check_dtype(new, p, who)
         p._assign(new)
+        _sync_buffer(x, p)
         return
     t = _tracer_in(operands)
     if t is not None:
@@ -66,6 +67,7 @@ def write(x, compute, who, operands=()):
     if isinstance(new, Tracer):
         _check_born_inside(x, new, who)
         x._promoted = new
+        _sync_buffer(x, new)
         return
     if new is x:
         return
@@ -88,6 +90,25 @@ def write(x, compute, who, operands=()):
         from .._core.op_table import OPS
         base_new = OPS["setitem"].public(base, key, x)
         tape.rebase(base, base_new)
+
+
+def _sync_buffer(x, t):
+    """The buffer of an array promoted to tracer t also holds t's concrete value, when it has
+    one of x's shape (forward and reverse tracers; a batched value does not fit): reading
+    the array after its transform ended (forward_ad's dual level, NumPy conversion) shows
+    what was written, as in PyTorch."""
+    v = t
+    while isinstance(v, Tracer):
+        v = getattr(v, "primal", None)
+    if type(v) is not Array or v.shape != x.shape or v.dtype != x.dtype:
+        return
+    prev = STATE.grad_enabled
+    STATE.grad_enabled = False
+    try:
+        x._copy_from(v)
+    finally:
+        STATE.grad_enabled = prev
+    versions.bump(x)
 
 
 def _saves_buffer_of(new, x):
