@@ -1,5 +1,11 @@
 """L3: pytrees: nested tuples, lists, dicts and namedtuples of arrays, as JAX and torch.func
-accept them.  `flatten(tree) -> (leaves, spec)`, `unflatten(spec, leaves)`."""
+accept them.  `flatten(tree) -> (leaves, spec)`, `unflatten(spec, leaves)`.
+
+The walkers are module-level functions that take their accumulator as an argument: a
+recursive closure (a nested `def go` calling itself) is a reference cycle through its own
+cell, which would keep the leaves (arrays) alive until the cyclic garbage collector runs,
+so every transform call would allocate its buffers afresh instead of reusing freed ones.
+"""
 
 from __future__ import annotations
 
@@ -12,48 +18,52 @@ class _Leaf:
 
 
 LEAF = _Leaf()
+_NONE_SPEC = (None, None, ())
 
 
 def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
+def _flatten(t, leaves):
+    tt = type(t)
+    if tt is tuple or tt is list:
+        return (tt, None, tuple([_flatten(v, leaves) for v in t]))
+    if tt is dict:
+        keys = sorted(t, key=repr)
+        return (dict, tuple(keys), tuple([_flatten(t[k], leaves) for k in keys]))
+    if t is None:
+        return _NONE_SPEC
+    if isinstance(t, tuple) and hasattr(tt, "_fields"):
+        return ("namedtuple", tt, tuple([_flatten(v, leaves) for v in t]))
+    leaves.append(t)
+    return LEAF
+
+
 def flatten(tree):
     leaves = []
+    spec = _flatten(tree, leaves)
+    return leaves, spec
 
-    def go(t):
-        if _is_namedtuple(t):
-            return ("namedtuple", type(t), tuple(go(v) for v in t))
-        if type(t) in (tuple, list):
-            return (type(t), None, tuple(go(v) for v in t))
-        if type(t) is dict:
-            keys = sorted(t, key=repr)
-            return (dict, tuple(keys), tuple(go(t[k]) for k in keys))
-        if t is None:
-            return (None, None, ())
-        leaves.append(t)
-        return LEAF
 
-    return leaves, go(tree)
+def _unflatten(s, it):
+    if s is LEAF:
+        return next(it)
+    kind, aux, children = s
+    if kind is None:
+        return None
+    vals = [_unflatten(c, it) for c in children]
+    if kind == "namedtuple":
+        return aux(*vals)
+    if kind is dict:
+        return dict(zip(aux, vals))
+    return kind(vals)
 
 
 def unflatten(spec, leaves):
-    it = iter(leaves)
-
-    def go(s):
-        if s is LEAF:
-            return next(it)
-        kind, aux, children = s
-        if kind is None:
-            return None
-        vals = [go(c) for c in children]
-        if kind == "namedtuple":
-            return aux(*vals)
-        if kind is dict:
-            return dict(zip(aux, vals))
-        return kind(vals)
-
-    return go(spec)
+    if spec is LEAF:
+        return leaves[0]
+    return _unflatten(spec, iter(leaves))
 
 
 def tree_map(f, tree, *rest):

@@ -53,6 +53,17 @@ def _pad_after_batch(x, rank):
 def _matmul_vjp(g, args, kwargs, out, needs):
     x1, x2 = args
     v1, v2 = x1.ndim == 1, x2.ndim == 1
+    res = {}
+    # A matrix-vector product's vector cotangent is one product with g (no 1-column
+    # matrices): under vmap the batch of g becomes the rows/columns of one gemm.
+    if v2 and x1.ndim == 2 and (1, None) in needs:
+        res[1] = xp.matmul(g, _conj(x1))        # (n,) @ (n, k)
+        needs = needs - {(1, None)}
+    if v1 and x2.ndim == 2 and (0, None) in needs:
+        res[0] = xp.matmul(_conj(x2), g)        # (k, p) @ (p,)
+        needs = needs - {(0, None)}
+    if not needs:
+        return res
     # 1-D operands as a row (x1) and a column (x2); g gets the dimensions they dropped.
     a = xp.expand_dims(x1, axis=0) if v1 else x1
     b = xp.expand_dims(x2, axis=-1) if v2 else x2
@@ -64,7 +75,6 @@ def _matmul_vjp(g, args, kwargs, out, needs):
         gm = xp.expand_dims(g, axis=-1)
     else:
         gm = g
-    res = {}
     if (0, None) in needs:
         bh = xp.matrix_transpose(_conj(b))
         if b.ndim > 2 and a.ndim == 2:
@@ -108,6 +118,15 @@ def _matmul_batch(args, kwargs, dims, size):
             # Per-example vectors: the batch is the columns of one matrix.
             out = xp.matmul(x1, xp.matrix_transpose(x2b))
             return out, out.ndim - 1
+        if x1.ndim == 2 and x2b.ndim == 3:
+            # One matrix times a batch of matrices: one gemm with the batch folded into the
+            # columns, (n, k) @ (k, B*p), instead of B small products.
+            p = x2b.shape[2]
+            if p == 1:  # columns: (B, k) @ (k, n) gives the batch as rows
+                return xp.expand_dims(xp.matmul(x2b[:, :, 0], xp.matrix_transpose(x1)),
+                                      axis=-1), 0
+            cols = xp.reshape(xp.moveaxis(x2b, 0, 1), (x2b.shape[1], size * p))
+            return xp.reshape(xp.matmul(x1, cols), (x1.shape[0], size, p)), 1
         return xp.matmul(x1, _pad_after_batch(x2b, x1.ndim)), 0
     # Both batched: per-example vectors as 1-row / 1-column matrices, batch dims aligned.
     x1b, x2b = _b.to_front(x1, b1), _b.to_front(x2, b2)
