@@ -426,7 +426,6 @@ def test_vmap_out_dims():
     assert_close(got, want)
 
 
-@known_bug(OUT_DIMS_NONE)
 def test_vmap_unbatched_output_is_broadcast():
     c = ac.asarray(np.array([1.0, 2.0]))
     got = F.vmap(lambda x: (x * 2, c))(ac.asarray(np.ones((3, 2))))
@@ -1056,7 +1055,6 @@ def test_vmap_over_tape_tracked_input():
 
 # --- more vmap / in-place / forward_ad behaviour ------------------------------------------
 
-@known_bug(CHUNK_UNBATCHED + "; " + OUT_DIMS_NONE)
 def test_vmap_chunked_unbatched_output():
     c = ac.asarray(np.array([1.0, 2.0]))
     xs = ac.asarray(np.arange(10.0).reshape(5, 2))
@@ -1175,7 +1173,6 @@ def test_vjp_of_output_independent_of_input():
     assert_close(fn(ac.asarray(np.ones(2))), (jnp.zeros(3),))
 
 
-@known_bug(COMPLEX_OUTPUT)
 def test_grad_of_complex_output_raises():
     """torch.func.grad and jax.grad (without holomorphic=True) refuse complex outputs."""
     z = np.array([1.0 + 1.0j, 0.5 - 2.0j])

@@ -137,6 +137,13 @@ def grad_and_value(func, argnums=0, has_aux=False):
         if o.ndim != 0:
             raise RuntimeError(f"grad: expected f(*args) to return a scalar (0-d) array, "
                                f"got shape {o.shape}")
+        if o.dtype.kind == "c":
+            # torch.func.grad and jax.grad refuse complex outputs: the gradient of a complex
+            # function is not defined by one cotangent (take the real part, abs, ...).
+            name = getattr(func, "__qualname__", None) or type(func).__name__
+            raise RuntimeError(f"grad: expected {name}(*args) to return a real scalar, got "
+                               f"a complex one ({o.dtype}); differentiate a real function "
+                               "of it instead (e.g. its real part or abs)")
         value = _unwrap_grad(it, o)
         ns = _ns_()
         cts = _backward_level(it, [o], [ns.ones_like(value)], in_leaves, retain_graph=False)
@@ -314,33 +321,42 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                                  f"along their batch dims, got {size} and {n}")
         if size is None:
             raise ValueError("vmap: at least one input must be batched (in_dims all None)")
-        ns = _ns_()
-        parts = []
-        first = 0
-        if chunk_size == "auto":
-            # Probe one example, then size the chunks from its outputs (memory.py).
-            sub = [v if d is None else _take_range(ns, v, d, 0, 1)
-                   for v, d in zip(leaves, norm)]
-            probe = _vmap_once(func, kwargs, sub, spec, norm, 1, out_dims, randomness)
-            from .memory import chunk_for, nbytes
-            cs = chunk_for(nbytes(pt.flatten(probe)[0]), size)
-            if size == 1:
-                return probe
-            parts.append(probe)
-            first = 1
-        else:
-            cs = _chunk(chunk_size, size, leaves, norm)
-        if not parts and (cs is None or cs >= size):
-            return _vmap_once(func, kwargs, leaves, spec, norm, size, out_dims, randomness)
-        for start in range(first, size, cs):
-            stop = min(size, start + cs)
-            sub = [v if d is None else _take_range(ns, v, d, start, stop)
-                   for v, d in zip(leaves, norm)]
-            parts.append(_vmap_once(func, kwargs, sub, spec, norm, stop - start, out_dims,
-                                    randomness))
-        return _concat_chunks(ns, parts, out_dims)
+        return _vmap_run(func, kwargs, leaves, spec, norm, size, out_dims, randomness,
+                         chunk_size)
 
     return wrapper
+
+
+def _vmap_run(func, kwargs, leaves, spec, norm, size, out_dims, randomness, chunk_size):
+    """vmap of func over validated, flattened inputs (leaves with batch dims `norm`, None
+    for unbatched), in chunks when chunk_size asks for them."""
+    if chunk_size is None:
+        return _vmap_once(func, kwargs, leaves, spec, norm, size, out_dims, randomness)
+    ns = _ns_()
+    parts = []
+    first = 0
+    if chunk_size == "auto":
+        # Probe one example, then size the chunks from its outputs (memory.py).
+        sub = [v if d is None else _take_range(ns, v, d, 0, 1)
+               for v, d in zip(leaves, norm)]
+        probe = _vmap_once(func, kwargs, sub, spec, norm, 1, out_dims, randomness)
+        from .memory import chunk_for, nbytes
+        cs = chunk_for(nbytes(pt.flatten(probe)[0]), size)
+        if size == 1:
+            return probe
+        parts.append(probe)
+        first = 1
+    else:
+        cs = _chunk(chunk_size, size, leaves, norm)
+    if not parts and cs >= size:
+        return _vmap_once(func, kwargs, leaves, spec, norm, size, out_dims, randomness)
+    for start in range(first, size, cs):
+        stop = min(size, start + cs)
+        sub = [v if d is None else _take_range(ns, v, d, start, stop)
+               for v, d in zip(leaves, norm)]
+        parts.append(_vmap_once(func, kwargs, sub, spec, norm, stop - start, out_dims,
+                                randomness))
+    return _concat_chunks(ns, parts, out_dims)
 
 
 def _take_range(ns, v, d, start, stop):
@@ -351,28 +367,60 @@ def _take_range(ns, v, d, start, stop):
 def _concat_chunks(ns, parts, out_dims):
     leaves0, spec = pt.flatten(parts[0])
     all_leaves = [pt.flatten(p)[0] for p in parts]
-    od = _out_dims_list(out_dims, spec, len(leaves0))
-    res = [ns.concat([pl[i] for pl in all_leaves], axis=od[i]) for i in range(len(leaves0))]
+    od = _out_dims_list(out_dims, parts[0], len(leaves0))
+    # An output with out_dim None is the same (unbatched) value in every chunk: keep one.
+    res = [leaves0[i] if od[i] is None else
+           ns.concat([pl[i] for pl in all_leaves], axis=od[i]) for i in range(len(leaves0))]
     return pt.unflatten(spec, res)
 
 
 def _chunk(chunk_size, size, leaves, dims):
     if chunk_size is None:
         return None
-    if not isinstance(chunk_size, int) or chunk_size < 1:
+    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ValueError(f"vmap: chunk_size must be None, 'auto' or a positive int, got "
                          f"{chunk_size!r}")
     return chunk_size
 
 
-def _out_dims_list(out_dims, spec, n):
+def _out_dims_list(out_dims, out, n):
+    """One out_dim (int or None) per array leaf of the output `out`, from an int, None, or a
+    prefix tree of the output's structure (None entries kept: an unbatched output)."""
     if isinstance(out_dims, int) or out_dims is None:
         return [out_dims] * n
-    flat = pt.flatten(out_dims)[0] if isinstance(out_dims, (tuple, list, dict)) else None
-    if flat is None or len(flat) != n:
+    if isinstance(out_dims, (tuple, list)) and len(out_dims) == 1 and n == 1 \
+            and not isinstance(out, (tuple, list)):
+        out_dims = out_dims[0]  # out_dims=(0,) for a function returning one array
+        if isinstance(out_dims, int) or out_dims is None:
+            return [out_dims]
+    try:
+        res = _prefix_out_dims(out_dims, out)
+    except ValueError:
+        res = None
+    if res is None or len(res) != n:
         raise ValueError(f"vmap: out_dims {out_dims!r} does not match the output's "
                          f"structure ({n} arrays)")
-    return flat
+    return res
+
+
+def _prefix_out_dims(d, o):
+    if isinstance(d, int) or d is None:
+        return [d] * len(pt.flatten(o)[0])
+    if type(d) is dict:
+        if type(o) is not dict or set(d) != set(o):
+            raise ValueError
+        res = []
+        for k in sorted(o, key=repr):
+            res.extend(_prefix_out_dims(d[k], o[k]))
+        return res
+    if isinstance(d, (tuple, list)):
+        if not isinstance(o, (tuple, list)) or len(o) != len(d):
+            raise ValueError
+        res = []
+        for dd, oo in zip(d, o):
+            res.extend(_prefix_out_dims(dd, oo))
+        return res
+    raise ValueError
 
 
 def _vmap_once(func, kwargs, leaves, spec, dims, size, out_dims, randomness):
@@ -380,8 +428,13 @@ def _vmap_once(func, kwargs, leaves, spec, dims, size, out_dims, randomness):
     with it:
         wrapped = [v if d is None else BatchTracer(it, v, d) for v, d in zip(leaves, dims)]
         out = func(*pt.unflatten(spec, wrapped), **kwargs)
+    if type(out) is BatchTracer and out._interp is it and type(out_dims) is int:
+        # The common case: one batched array out.
+        val = out.value
+        od = out_dims % val.ndim
+        return val if out.bdim == od else _ns_().moveaxis(val, out.bdim, od)
     o_leaves, o_spec = pt.flatten(out)
-    ods = _out_dims_list(out_dims, o_spec, len(o_leaves))
+    ods = _out_dims_list(out_dims, out, len(o_leaves))
     ns = _ns_()
     res = []
     for v, od in zip(o_leaves, ods):
