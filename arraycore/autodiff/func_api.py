@@ -462,14 +462,42 @@ def _vmap_once(func, kwargs, leaves, spec, dims, size, out_dims, randomness):
 
 # --- Jacobians and Hessians ---------------------------------------------------------------
 
+_ONE_ARG = pt.flatten((None,))[1][:2] + ((pt.LEAF,),)  # the spec of `(x,)`
+
+
 def _basis(ns, like):
+    """The identity as a batch of `like`-shaped arrays, (n, *like.shape), built natively."""
     n = like.size
-    eye = ns.eye(n, dtype=like.dtype)
+    eye = _native.eye(n, n, 0, like.dtype.code)
+    if like.ndim == 1:
+        return eye
     return ns.reshape(eye, (n,) + tuple(like.shape))
 
 
+def _release_level(out_leaves, it):
+    """Frees the saved values of a reverse-mode level's graph once nothing will run it again
+    (the nodes and their outputs' metas point at each other, so without this the values
+    would live until the cyclic garbage collector runs)."""
+    stack = []
+    for o in out_leaves:
+        o = _resolve_promoted(o)
+        if isinstance(o, GradTracer) and o._interp is it and o.meta is not None \
+                and o.meta.grad_fn is not None:
+            stack.append(o.meta.grad_fn)
+    seen = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen or not isinstance(n, graph.Node):
+            continue
+        seen.add(id(n))
+        stack.extend(e[2] for e in n.edges)
+        n.release()
+
+
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
-    """func.jacrev: the Jacobian by reverse mode (vmap of vjp over an identity)."""
+    """func.jacrev: the Jacobian by reverse mode: one forward pass, then the vjp of the
+    whole identity basis of each output as one batched backward pass (vmap of the vjp); a
+    scalar output needs one plain backward pass."""
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         f = functools.partial(func, **kwargs) if kwargs else func
@@ -477,18 +505,31 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
         it, in_leaves, in_specs, out, aux = _run_vjp_level(f, args, nums, has_aux, "jacrev")
         o_leaves, o_spec = pt.flatten(out)
         ns = _ns_()
-        values = [_unwrap_grad(it, v) for v in o_leaves]
+        n_out = len(o_leaves)
         per_out = []
-        for k, (o, val) in enumerate(zip(o_leaves, values)):
-            def row(ct, k=k):
-                seeds = [ct if j == k else None for j in range(len(o_leaves))]
-                return tuple(_backward_level(it, o_leaves, seeds, in_leaves,
-                                             retain_graph=True))
-            basis = _basis(ns, val)
-            rows = vmap(row, chunk_size=chunk_size)(basis)
-            jacs = [ns.reshape(r, tuple(val.shape) + tuple(r.shape[1:])) for r in rows]
+        for k, o in enumerate(o_leaves):
+            val = _unwrap_grad(it, o)
+            if val.ndim == 0:
+                seeds = [None] * n_out
+                seeds[k] = ns.ones_like(val)
+                jacs = _backward_level(it, o_leaves, seeds, in_leaves, retain_graph=True)
+            else:
+                def row(ct, k=k):
+                    seeds = [None] * n_out
+                    seeds[k] = ct
+                    return tuple(_backward_level(it, o_leaves, seeds, in_leaves,
+                                                 retain_graph=True))
+                basis = _basis(ns, val)
+                rows = _vmap_run(row, {}, [basis], _ONE_ARG, [0], basis.shape[0], 0,
+                                 "error", chunk_size)
+                if val.ndim == 1:
+                    jacs = list(rows)
+                else:
+                    vs = tuple(val.shape)
+                    jacs = [ns.reshape(r, vs + tuple(r.shape[1:])) for r in rows]
             groups = _regroup(jacs, in_leaves, in_specs)
             per_out.append(groups[0] if single else tuple(groups))
+        _release_level(o_leaves, it)
         result = pt.unflatten(o_spec, per_out)
         if has_aux:
             return result, pt.tree_map(lambda v: _unwrap_grad(it, v), aux)
@@ -497,8 +538,22 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
     return wrapper
 
 
+def _jvp_tangents(func, primals, tangents, has_aux=False):
+    """The output tangents of func at primals (tangent None: a symbolic zero), no checks."""
+    it = JVPInterpreter()
+    with it:
+        out = func(*[it.lift(p, t) for p, t in zip(primals, tangents)])
+        if has_aux:
+            out = out[0]
+    if type(out) is JVPTracer and out._interp is it and out.tangent is not None:
+        return out.tangent
+    o_leaves, o_spec = pt.flatten(out)
+    return pt.unflatten(o_spec, [_unwrap_jvp(it, v, True) for v in o_leaves])
+
+
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=None):
-    """func.jacfwd: the Jacobian by forward mode (vmap of jvp over an identity)."""
+    """func.jacfwd: the Jacobian by forward mode: the jvp of the identity basis of each
+    input as one batched forward pass (vmap of the jvp), columns coming out last."""
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         f = functools.partial(func, **kwargs) if kwargs else func
@@ -511,26 +566,36 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=Non
             specs.append(spec)
             groups.append(leaves)
         flat_in = [v for g in groups for v in g]
+        n_in = len(flat_in)
 
-        def f_flat(*flat):
-            new = list(args)
-            k = 0
-            for a, spec, g in zip(nums, specs, groups):
-                new[a] = pt.unflatten(spec, list(flat[k:k + len(g)]))
-                k += len(g)
-            return f(*new)
+        if len(nums) == 1 and specs[0] is pt.LEAF:
+            a0 = nums[0]
+
+            def f_flat(x):
+                new = list(args)
+                new[a0] = x
+                return f(*new)
+        else:
+            def f_flat(*flat):
+                new = list(args)
+                k = 0
+                for a, spec, g in zip(nums, specs, groups):
+                    new[a] = pt.unflatten(spec, list(flat[k:k + len(g)]))
+                    k += len(g)
+                return f(*new)
 
         cols_per_input = []
         out_spec = None
         value = aux = None
         for i, x in enumerate(flat_in):
             def col(t, i=i):
-                tangents = tuple(t if j == i else ns.zeros_like(v)
-                                 for j, v in enumerate(flat_in))
-                r = jvp(f_flat, tuple(flat_in), tangents, has_aux=has_aux)
-                return r[1]
+                tangents = [None] * n_in
+                tangents[i] = t
+                return _jvp_tangents(f_flat, flat_in, tangents, has_aux)
             basis = _basis(ns, x)
-            cols = vmap(col, chunk_size=chunk_size)(basis)
+            # out_dims=-1: each output's columns come out as its last axis.
+            cols = _vmap_run(col, {}, [basis], _ONE_ARG, [0], basis.shape[0], -1,
+                             randomness, chunk_size)
             c_leaves, out_spec = pt.flatten(cols)
             cols_per_input.append(c_leaves)
         if has_aux or out_spec is None:
@@ -546,10 +611,10 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=Non
         for k in range(n_out):
             jacs = []
             for i, x in enumerate(flat_in):
-                c = cols_per_input[i][k]  # (n_i, *out_shape)
-                oshape = tuple(c.shape[1:])
-                jacs.append(ns.reshape(ns.moveaxis(c, 0, -1) if c.ndim > 1 else c,
-                                       oshape + tuple(x.shape)))
+                c = cols_per_input[i][k]  # (*out_shape, n_i)
+                if x.ndim != 1:
+                    c = ns.reshape(c, tuple(c.shape[:-1]) + tuple(x.shape))
+                jacs.append(c)
             grouped, pos = [], 0
             for spec, g in zip(specs, groups):
                 grouped.append(pt.unflatten(spec, jacs[pos:pos + len(g)]))
