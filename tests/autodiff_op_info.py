@@ -359,7 +359,15 @@ def _nextafter_ref(x1, x2):
     # JAX has no derivative rule for nextafter.  Its derivative is 1 in x1 and 0 in x2
     # almost everywhere, which is what x1 + stop_gradient(nextafter(x1, x2) - x1) has.
     import jax
-    return x1 + jax.lax.stop_gradient(_jnp().nextafter(x1, x2) - x1)
+    sg = jax.lax.stop_gradient
+    return x1 + (_jnp().nextafter(sg(x1), sg(x2)) - sg(x1))
+
+
+def _sign_ref(x):
+    # JAX gives sign a zero derivative for every dtype; for complex z, sign(z) = z / |z| has
+    # a nonzero one (PyTorch's sgn), and the samples keep away from 0.
+    jnp = _jnp()
+    return x / jnp.abs(x) if jnp.iscomplexobj(x) else jnp.sign(x)
 
 
 def _getitem_ref(x, key):
@@ -639,7 +647,7 @@ def _build():
                         sampler=uniform(-3, 3)))
             continue
         gen = _unary_samples(op) if op.arity == 1 else _binary_samples(op)
-        ref = _nextafter_ref if name == "nextafter" else jnp_ref(name)
+        ref = {"nextafter": _nextafter_ref, "sign": _sign_ref}.get(name) or jnp_ref(name)
         rtol = 1e-9 if name in ("pow", "tan", "acosh", "atanh", "cosh", "sinh") else 1e-10
         _add(OpInfo(name, gen, ref, diff_dtypes(op), rtol=rtol))
 

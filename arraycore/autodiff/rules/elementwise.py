@@ -72,7 +72,7 @@ LINEAR = {
     "conj": lambda g, a, s: xp.conj(g),
 }
 
-ZERO = ["sign", "ceil", "floor", "trunc", "round", "floor_divide"]
+ZERO = ["ceil", "floor", "trunc", "round", "floor_divide"]
 
 
 def _float_like(mask, like):
@@ -139,6 +139,27 @@ def _abs_rules(op):
         return {0: g * sgn(args[0])}
 
     define(op, jvp, vjp, elementwise_batch(op), saves=[0])
+
+
+def _sign_rules(op):
+    # Real x: zero almost everywhere.  Complex z: sign(z) = s = z/|z| is not holomorphic;
+    # ds = (dz - s Re(conj(s) dz)) / |z|, a map equal to its own adjoint under Re<a, b>, so
+    # the vjp (PyTorch's sgn_backward) has the same form in g.  0 at z = 0, as PyTorch.
+    def project(v, x, s):
+        a = xp.abs(x)
+        nz = xp.not_equal(a, 0)
+        r = (v - s * xp.real(xp.conj(s) * v)) / xp.astype(xp.where(nz, a, 1.0), x.dtype)
+        return xp.where(nz, r, 0)
+
+    def jvp(args, kwargs, t, out):
+        x = args[0]
+        return project(t[0], x, out) if x.dtype.kind == "c" else xp.zeros_like(out)
+
+    def vjp(g, args, kwargs, out, needs):
+        x = args[0]
+        return {0: project(g, x, out) if x.dtype.kind == "c" else xp.zeros_like(x)}
+
+    define(op, jvp, vjp, elementwise_batch(op), saves=[0, "out"])
 
 
 def _real_rules(op):
@@ -223,6 +244,7 @@ def install():
     for name in ZERO:
         define_zero_derivative(OPS[name])
     _abs_rules(OPS["abs"])
+    _sign_rules(OPS["sign"])
     _real_rules(OPS["real"])
     _imag_rules(OPS["imag"])
     _clip_rules(OPS["clip"])
