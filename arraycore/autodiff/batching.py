@@ -62,6 +62,34 @@ class BatchInterpreter(Interpreter):
         self.randomness = randomness
 
     def process(self, op, args, kwargs):
+        if op.batch is None:
+            raise NotImplementedError(f"vmap: op {op.name!r} has no batching rule")
+        # Fast path: batched values are direct positional arguments (no list slots, no
+        # tracer keywords).
+        me = self
+        vargs = None
+        dims = {}
+        for i, a in enumerate(args):
+            ta = type(a)
+            if ta is BatchTracer:
+                if a._interp is me:
+                    if vargs is None:
+                        vargs = list(args)
+                    vargs[i] = a.value
+                    dims[i] = a.bdim
+            elif ta is list or ta is tuple:
+                return self._process_general(op, args, kwargs)
+        if kwargs:
+            for v in kwargs.values():
+                if isinstance(v, (Tracer, list, tuple)):
+                    return self._process_general(op, args, kwargs)
+        out, out_dims = op.batch(args if vargs is None else tuple(vargs), kwargs, dims,
+                                 self.size)
+        if type(out_dims) is int and not isinstance(out, (list, tuple)):
+            return BatchTracer(me, out, out_dims)
+        return wrap(me, out, out_dims)
+
+    def _process_general(self, op, args, kwargs):
         me = self
         dims = {}
 
@@ -73,8 +101,6 @@ class BatchInterpreter(Interpreter):
             if isinstance(v, BatchTracer) and v._interp is me:
                 _slots.put(dims, slot, idx, v.bdim,
                            lambda s: len(args[s] if type(s) is int else kwargs[s]))
-        if op.batch is None:
-            raise NotImplementedError(f"vmap: op {op.name!r} has no batching rule")
         out, out_dims = op.batch(vargs, vkwargs, dims, self.size)
         return wrap(self, out, out_dims)
 

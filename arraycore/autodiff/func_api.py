@@ -16,7 +16,7 @@ from . import graph
 from . import pytree as pt
 from .batching import BatchInterpreter, BatchTracer
 from .jvp import JVPInterpreter, JVPTracer
-from .reverse import GradInterpreter, GradTracer
+from .reverse import GradInterpreter, GradTracer, level_backward
 from .tracer import Tracer
 
 Array = _native.Array
@@ -105,9 +105,8 @@ def _backward_level(it, out_leaves, seeds, in_leaves, retain_graph):
     if not roots:
         cts = [None] * len(flat_in)
     else:
-        cts = graph.run_backward(roots, root_seeds, inputs=[v.meta.edge() for v in flat_in],
-                                 retain_graph=retain_graph, create_graph=True,
-                                 accumulate=False)
+        cts = level_backward(roots, root_seeds, [v.meta.edge() for v in flat_in],
+                             retain_graph)
     ns = _ns_()
     out = []
     for v, ct in zip(flat_in, cts):

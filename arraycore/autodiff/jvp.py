@@ -70,6 +70,38 @@ class JVPInterpreter(Interpreter):
         return JVPTracer(self, primal, tangent)
 
     def process(self, op, args, kwargs):
+        # Fast path: traced values are direct positional arguments (no list slots, no tracer
+        # keywords).
+        me = self
+        pargs = None
+        tangents = None
+        for i, a in enumerate(args):
+            ta = type(a)
+            if ta is JVPTracer:
+                if a._interp is me:
+                    if pargs is None:
+                        pargs = list(args)
+                    pargs[i] = a.primal
+                    t = a.tangent
+                    if t is not None:
+                        if tangents is None:
+                            tangents = {}
+                        tangents[i] = t
+            elif ta is list or ta is tuple:
+                return self._process_general(op, args, kwargs)
+        if kwargs:
+            for v in kwargs.values():
+                if isinstance(v, (Tracer, list, tuple)):
+                    return self._process_general(op, args, kwargs)
+        if pargs is not None:
+            args = tuple(pargs)
+        out = op.public(*args, **kwargs)
+        if tangents is None or op.nondiff:
+            return out
+        t_out = op.jvp(args, kwargs, tangents, out)
+        return _wrap(self, out, t_out)
+
+    def _process_general(self, op, args, kwargs):
         tangents = {}
         me = self
 

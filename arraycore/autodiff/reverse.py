@@ -5,17 +5,22 @@ below) and an `AutogradMeta` in that level's graph.  Processing an op computes i
 primals (dispatching to lower levels) and records a `Node` whose rule inputs are those
 primals, so evaluating the vjp later, outside this level, is itself traced by any outer
 level: `grad(grad(f))`, `jacfwd(jacrev(f))` and `vmap(grad(f))` need nothing more.  The
-backward pass is the tape's engine (graph.run_backward).
+backward pass (`level_backward`) is the tape's engine (graph.run_backward) without the
+parts a level's graph has no use for.
 """
 
 from __future__ import annotations
 
 from . import slots as _slots
 from .dispatch import Interpreter
-from .graph import AutogradMeta
-from .state import level_records
+from ..native import _native
+from . import graph
+from .graph import AutogradMeta, Node
+from .state import STATE, level_records
 from .tape import attach
 from .tracer import Tracer
+
+Array = _native.Array
 
 
 class GradTracer(Tracer):
@@ -63,6 +68,50 @@ class GradInterpreter(Interpreter):
         return GradTracer(self, primal, AutogradMeta(True))
 
     def process(self, op, args, kwargs):
+        # Fast path: array arguments are all direct positional arguments (no list slots, no
+        # array keywords), and the op returns one array.
+        me = self
+        pargs = None
+        edges = None
+        for i, a in enumerate(args):
+            ta = type(a)
+            if ta is GradTracer:
+                if a._interp is not me:
+                    continue
+                if pargs is None:
+                    pargs = list(args)
+                p = pargs[i] = a.primal
+                m = a.meta
+                if m is not None and m.requires_grad:
+                    if edges is None:
+                        edges = []
+                    n, nr = m.edge()
+                    edges.append((i, None, n, nr, p.shape, p.dtype))
+            elif ta is list or ta is tuple:
+                return self._process_general(op, args, kwargs)
+        if kwargs:
+            for v in kwargs.values():
+                if isinstance(v, (Tracer, list, tuple)):
+                    return self._process_general(op, args, kwargs)
+        if pargs is not None:
+            args = tuple(pargs)
+        out = op.public(*args, **kwargs)
+        if edges is None or op.nondiff or not level_records(self.position):
+            return out
+        to = type(out)
+        if to is not Array and not isinstance(out, Tracer):
+            return attach(op, args, kwargs, out, edges, lambda o, m: GradTracer(me, o, m))
+        if out.dtype.kind not in "fc":
+            return out
+        for a in (*args, *kwargs.values()) if kwargs else args:
+            if out is a:  # an output that is an input gets its own tracer state
+                out = out._view(out.shape, out._strides, 0) if to is Array else out._fresh()
+                break
+        node = Node(op, args, kwargs, out, edges, 1, tape=False)
+        m = node.out_metas[0] = AutogradMeta(True, node, 0)
+        return GradTracer(me, out, m)
+
+    def _process_general(self, op, args, kwargs):
         me = self
 
         def unwrap(v):
@@ -87,4 +136,82 @@ class GradInterpreter(Interpreter):
         return attach(op, pargs, pkwargs, out, edges, set_meta)
 
 
-__all__ = ["GradTracer", "GradInterpreter"]
+def level_backward(roots, seeds, inputs, retain_graph):
+    """The backward pass over one reverse-mode level's graph: the cotangents arriving at the
+    edges `inputs` (the level's input leaves) for `seeds` at the edges `roots`.
+
+    graph.run_backward without what a level's graph cannot have: its metas carry no hooks
+    and no retain_grad, nothing accumulates into `.grad`, and every leaf of the graph is
+    one of the level's inputs (so every node reaches a wanted edge).  Rules run with the
+    tape's grad mode on (create_graph), so outer levels and the tape see their ops.
+    """
+    deps = {}
+    stack = [n for (n, _) in roots]
+    seen = set()
+    while stack:
+        n = stack.pop()
+        i = id(n)
+        if i in seen:
+            continue
+        seen.add(i)
+        for e in n.edges:
+            m = e[2]
+            j = id(m)
+            deps[j] = deps.get(j, 0) + 1
+            if j not in seen:
+                stack.append(m)
+    wanted = {}
+    for k, (n, nr) in enumerate(inputs):
+        wanted.setdefault(id(n), []).append((k, nr))
+    buffers = {}
+    for (n, nr), sd in zip(roots, seeds):
+        buf = buffers.get(id(n))
+        if buf is None:
+            buf = buffers[id(n)] = [None] * n.n_outputs
+        buf[nr] = sd if buf[nr] is None else graph._add(buf[nr], sd)
+    results = [None] * len(inputs)
+    queue = []
+    queued = set()
+    for n, _ in roots:
+        if id(n) not in deps and id(n) not in queued:
+            queued.add(id(n))
+            queue.append(n)
+    anomaly = STATE.anomaly
+    with graph._GradModeFor(True):
+        while queue:
+            n = queue.pop()
+            i = id(n)
+            cts = buffers.pop(i, None)
+            w = wanted.get(i)
+            if w is not None and cts is not None:
+                for k, nr in w:
+                    results[k] = cts[nr]
+            if type(n) is graph.AccumulateGrad:
+                continue
+            if cts is not None and any(c is not None for c in cts):
+                in_cts = n.apply(cts)
+                if anomaly:
+                    graph._check_anomaly(n, in_cts)
+            else:
+                in_cts = None
+            if not retain_graph:
+                n.release()
+            for k, e in enumerate(n.edges):
+                m = e[2]
+                j = id(m)
+                if in_cts is not None:
+                    ct = in_cts[k]
+                    if ct is not None:
+                        buf = buffers.get(j)
+                        if buf is None:
+                            buf = buffers[j] = [None] * m.n_outputs
+                        nr = e[3]
+                        buf[nr] = ct if buf[nr] is None else graph._add(buf[nr], ct)
+                d = deps[j] - 1
+                deps[j] = d
+                if d == 0:
+                    queue.append(m)
+    return results
+
+
+__all__ = ["GradTracer", "GradInterpreter", "level_backward"]
