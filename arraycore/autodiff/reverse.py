@@ -108,8 +108,10 @@ class GradInterpreter(Interpreter):
                 out = out._view(out.shape, out._strides, 0) if to is Array else out._fresh()
                 break
         node = Node(op, args, kwargs, out, edges, 1, tape=False)
-        m = node.out_metas[0] = AutogradMeta(True, node, 0)
-        return GradTracer(me, out, m)
+        # node.out_metas stays empty: a level's metas have no hooks or retain_grad for the
+        # backward pass to read, and leaving them out keeps node and meta out of a reference
+        # cycle, so the node's saved arrays are freed with the last tracer that uses them.
+        return GradTracer(me, out, AutogradMeta(True, node, 0))
 
     def _process_general(self, op, args, kwargs):
         me = self
