@@ -76,7 +76,13 @@ def _run_vjp_level(f, args, argnums, has_aux, who):
     with it:
         in_leaves, in_specs = [], []
         for a in argnums:
-            leaves, spec = pt.flatten(args[a])
+            v = args[a]
+            if type(v) is Array:  # one plain array: no tree to walk
+                w = args[a] = it.new_leaf(v)
+                in_leaves.append([w])
+                in_specs.append(pt.LEAF)
+                continue
+            leaves, spec = pt.flatten(v)
             _check_leaves(leaves, who)
             wrapped = [it.new_leaf(v) for v in leaves]
             in_leaves.append(wrapped)
@@ -101,17 +107,26 @@ def _backward_level(it, out_leaves, seeds, in_leaves, retain_graph):
         if isinstance(o, GradTracer) and o._interp is it and o.meta is not None:
             roots.append(o.meta.edge())
             root_seeds.append(s)
-    flat_in = [v for group in in_leaves for v in group]
+    flat_in = in_leaves[0] if len(in_leaves) == 1 else [v for g in in_leaves for v in g]
     if not roots:
         cts = [None] * len(flat_in)
     else:
         cts = level_backward(roots, root_seeds, [v.meta.edge() for v in flat_in],
                              retain_graph)
-    ns = _ns_()
-    out = []
-    for v, ct in zip(flat_in, cts):
-        out.append(ns.zeros_like(v.primal) if ct is None else ct)
-    return out
+    for i, ct in enumerate(cts):
+        if ct is None:
+            cts[i] = _ns_().zeros_like(flat_in[i].primal)
+    return cts
+
+
+def _drop_leaf_nodes(in_leaves):
+    """Unlinks the input leaves' AccumulateGrad nodes once the level's backward passes are
+    over (leaf meta and node point at each other: a cycle left to the garbage collector,
+    whose full collections cost milliseconds in a process with many objects)."""
+    for group in in_leaves:
+        for v in group:
+            if v.meta is not None:
+                v.meta._accumulate = None
 
 
 def _regroup(flat, in_leaves, in_specs):
@@ -146,6 +161,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         value = _unwrap_grad(it, o)
         ns = _ns_()
         cts = _backward_level(it, [o], [ns.ones_like(value)], in_leaves, retain_graph=False)
+        _drop_leaf_nodes(in_leaves)
         grads = _regroup(cts, in_leaves, in_specs)
         g = grads[0] if single else tuple(grads)
         if has_aux:
@@ -427,11 +443,20 @@ def _vmap_once(func, kwargs, leaves, spec, dims, size, out_dims, randomness):
     with it:
         wrapped = [v if d is None else BatchTracer(it, v, d) for v, d in zip(leaves, dims)]
         out = func(*pt.unflatten(spec, wrapped), **kwargs)
-    if type(out) is BatchTracer and out._interp is it and type(out_dims) is int:
-        # The common case: one batched array out.
-        val = out.value
-        od = out_dims % val.ndim
-        return val if out.bdim == od else _ns_().moveaxis(val, out.bdim, od)
+    if type(out_dims) is int:
+        # The common cases: one batched array, or a tuple of them.
+        if type(out) is BatchTracer and out._interp is it:
+            val = out.value
+            od = out_dims % val.ndim
+            return val if out.bdim == od else _ns_().moveaxis(val, out.bdim, od)
+        if type(out) is tuple and all(type(v) is BatchTracer and v._interp is it
+                                      for v in out):
+            res = []
+            for v in out:
+                val = v.value
+                od = out_dims % val.ndim
+                res.append(val if v.bdim == od else _ns_().moveaxis(val, v.bdim, od))
+            return tuple(res)
     o_leaves, o_spec = pt.flatten(out)
     ods = _out_dims_list(out_dims, out, len(o_leaves))
     ns = _ns_()
@@ -529,6 +554,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
             groups = _regroup(jacs, in_leaves, in_specs)
             per_out.append(groups[0] if single else tuple(groups))
         _release_level(o_leaves, it)
+        _drop_leaf_nodes(in_leaves)
         result = pt.unflatten(o_spec, per_out)
         if has_aux:
             return result, pt.tree_map(lambda v: _unwrap_grad(it, v), aux)

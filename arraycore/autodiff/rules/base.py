@@ -92,6 +92,24 @@ def elementwise_batch(op):
     """Batch axes to the front and aligned: a batched argument of lower per-example rank
     gets size-1 axes after its batch axis, so broadcasting lines up per example."""
     def rule(args, kwargs, dims, size):
+        if not kwargs:
+            # Fast paths: nothing to move or pad.  One argument keeps its batch axis where it
+            # is; two arguments broadcast correctly as they are when the batched ones have it
+            # in front and the unbatched one has no more per-example dimensions.
+            n = len(args)
+            if n == 1:
+                return op.public(args[0]), dims[0]
+            if n == 2:
+                a, b = args
+                da, db = dims.get(0), dims.get(1)
+                if da == 0:
+                    if db == 0:
+                        if a.ndim == b.ndim:
+                            return op.public(a, b), 0
+                    elif db is None and (not hasattr(b, "ndim") or b.ndim < a.ndim):
+                        return op.public(a, b), 0
+                elif db == 0 and da is None and (not hasattr(a, "ndim") or a.ndim < b.ndim):
+                    return op.public(a, b), 0
         rank = 0
         for s, a in _arg_slots(args, kwargs):
             if hasattr(a, "ndim"):
