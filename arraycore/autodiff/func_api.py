@@ -498,26 +498,6 @@ def _basis(ns, like):
     return ns.reshape(eye, (n,) + tuple(like.shape))
 
 
-def _release_level(out_leaves, it):
-    """Frees the saved values of a reverse-mode level's graph once nothing will run it again
-    (the nodes and their outputs' metas point at each other, so without this the values
-    would live until the cyclic garbage collector runs)."""
-    stack = []
-    for o in out_leaves:
-        o = _resolve_promoted(o)
-        if isinstance(o, GradTracer) and o._interp is it and o.meta is not None \
-                and o.meta.grad_fn is not None:
-            stack.append(o.meta.grad_fn)
-    seen = set()
-    while stack:
-        n = stack.pop()
-        if id(n) in seen or not isinstance(n, graph.Node):
-            continue
-        seen.add(id(n))
-        stack.extend(e[2] for e in n.edges)
-        n.release()
-
-
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
     """func.jacrev: the Jacobian by reverse mode: one forward pass, then the vjp of the
     whole identity basis of each output as one batched backward pass (vmap of the vjp); a
@@ -553,7 +533,6 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
                     jacs = [ns.reshape(r, vs + tuple(r.shape[1:])) for r in rows]
             groups = _regroup(jacs, in_leaves, in_specs)
             per_out.append(groups[0] if single else tuple(groups))
-        _release_level(o_leaves, it)
         _drop_leaf_nodes(in_leaves)
         result = pt.unflatten(o_spec, per_out)
         if has_aux:

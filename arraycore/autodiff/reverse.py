@@ -146,71 +146,73 @@ def level_backward(roots, seeds, inputs, retain_graph):
     and no retain_grad, nothing accumulates into `.grad`, and every leaf of the graph is
     one of the level's inputs (so every node reaches a wanted edge).  Rules run with the
     tape's grad mode on (create_graph), so outer levels and the tape see their ops.
+    Nodes are dict keys by identity (no node type defines __eq__).
     """
+    # How many consumers each node has among the nodes that take part.
     deps = {}
     stack = [n for (n, _) in roots]
-    seen = set()
+    seen = set(stack)
     while stack:
-        n = stack.pop()
-        i = id(n)
-        if i in seen:
-            continue
-        seen.add(i)
-        for e in n.edges:
+        for e in stack.pop().edges:
             m = e[2]
-            j = id(m)
-            deps[j] = deps.get(j, 0) + 1
-            if j not in seen:
-                stack.append(m)
-    wanted = {}
-    for k, (n, nr) in enumerate(inputs):
-        wanted.setdefault(id(n), []).append((k, nr))
+            if m in deps:
+                deps[m] += 1
+            else:
+                deps[m] = 1
+                if m not in seen:
+                    seen.add(m)
+                    stack.append(m)
     buffers = {}
     for (n, nr), sd in zip(roots, seeds):
-        buf = buffers.get(id(n))
+        buf = buffers.get(n)
         if buf is None:
-            buf = buffers[id(n)] = [None] * n.n_outputs
+            buf = buffers[n] = [None] * n.n_outputs
         buf[nr] = sd if buf[nr] is None else graph._add(buf[nr], sd)
-    results = [None] * len(inputs)
     queue = []
-    queued = set()
     for n, _ in roots:
-        if id(n) not in deps and id(n) not in queued:
-            queued.add(id(n))
+        if n not in deps and n not in queue:
             queue.append(n)
+    results = [None] * len(inputs)
+    wanted = {}
+    for k, (n, nr) in enumerate(inputs):
+        w = wanted.get(n)
+        if w is None:
+            wanted[n] = [(k, nr)]
+        else:
+            w.append((k, nr))
     anomaly = STATE.anomaly
     with graph._GradModeFor(True):
         while queue:
             n = queue.pop()
-            i = id(n)
-            cts = buffers.pop(i, None)
-            w = wanted.get(i)
-            if w is not None and cts is not None:
-                for k, nr in w:
+            cts = buffers.pop(n, None)
+            if n in wanted and cts is not None:
+                for k, nr in wanted[n]:
                     results[k] = cts[nr]
-            if type(n) is graph.AccumulateGrad:
+            edges = n.edges
+            if not edges:  # AccumulateGrad: a leaf
                 continue
-            if cts is not None and any(c is not None for c in cts):
-                in_cts = n.apply(cts)
-                if anomaly:
-                    graph._check_anomaly(n, in_cts)
-            else:
-                in_cts = None
+            in_cts = None
+            if cts is not None:
+                for c in cts:
+                    if c is not None:
+                        in_cts = n.apply(cts)
+                        if anomaly:
+                            graph._check_anomaly(n, in_cts)
+                        break
             if not retain_graph:
                 n.release()
-            for k, e in enumerate(n.edges):
+            for k, e in enumerate(edges):
                 m = e[2]
-                j = id(m)
                 if in_cts is not None:
                     ct = in_cts[k]
                     if ct is not None:
-                        buf = buffers.get(j)
+                        buf = buffers.get(m)
                         if buf is None:
-                            buf = buffers[j] = [None] * m.n_outputs
+                            buf = buffers[m] = [None] * m.n_outputs
                         nr = e[3]
                         buf[nr] = ct if buf[nr] is None else graph._add(buf[nr], ct)
-                d = deps[j] - 1
-                deps[j] = d
+                d = deps[m] - 1
+                deps[m] = d
                 if d == 0:
                     queue.append(m)
     return results
