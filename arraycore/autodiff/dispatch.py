@@ -55,6 +55,35 @@ def _scan(args, kwargs):
     """One pass over the leaves: the innermost active interpreter, whether a dead tracer or
     a promoted array (see inplace.py) needs replacing, and the tape-tracked leaves as
     (slot, index, value)."""
+    if not kwargs:
+        # Positional arrays only (most calls): the same pass without the slot generator.
+        top = None
+        tracked = None
+        for i, v in enumerate(args):
+            tv = type(v)
+            if tv is Array:
+                if v._promoted is not None:
+                    return _scan_leaves(args, kwargs)
+            elif isinstance(v, Tracer):
+                it = v._interp
+                if not it.active:
+                    return _scan_leaves(args, kwargs)
+                if top is None or it.level > top.level:
+                    top = it
+            elif tv is list or tv is tuple or isinstance(v, Array):
+                return _scan_leaves(args, kwargs)
+            else:
+                continue
+            m = v._ad
+            if m is not None and m.requires_grad:
+                if tracked is None:
+                    tracked = []
+                tracked.append((i, None, v, m))
+        return top, False, tracked
+    return _scan_leaves(args, kwargs)
+
+
+def _scan_leaves(args, kwargs):
     top = None
     fix = False
     tracked = None
