@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..native import _native
 from . import slots as _slots
-from .state import STATE
+from .state import STATE, new_level
 from .tracer import Tracer
 
 Array = _native.Array
@@ -165,7 +165,6 @@ class Interpreter:
     kind = "?"
 
     def __init__(self):
-        from .state import new_level
         self.level = new_level()
         self.active = False
         self.position = None

@@ -24,8 +24,11 @@ _ns = None
 
 
 def _ns_():
-    import arraycore
-    return arraycore
+    global _ns
+    if _ns is None:
+        import arraycore
+        _ns = arraycore
+    return _ns
 
 
 def _is_array(v):
