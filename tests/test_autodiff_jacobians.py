@@ -237,3 +237,17 @@ def test_transforms_leave_no_reference_cycles():
     finally:
         if was:
             gc.enable()
+
+
+def test_vjp_of_several_outputs_of_one_op():
+    """Several outputs of one node are roots of the same backward pass (unstack)."""
+    x = np.arange(6.0).reshape(2, 3)
+    out, vjp_fn = F.vjp(lambda v: ac.unstack(v * 2.0, axis=0), ac.asarray(x))
+    g0, g1 = np.array([1.0, 2.0, 3.0]), np.array([10.0, 20.0, 30.0])
+    (got,) = vjp_fn((ac.asarray(g0), ac.asarray(g1)))
+    np.testing.assert_allclose(np.asarray(got), 2 * np.stack([g0, g1]))
+    jac = F.jacrev(lambda v: ac.unstack(ac.sin(v), axis=0))(ac.asarray(x))
+    for i in range(2):
+        want = np.zeros((3, 2, 3))
+        want[np.arange(3), i, np.arange(3)] = np.cos(x[i])
+        np.testing.assert_allclose(np.asarray(jac[i]), want, rtol=1e-12, atol=1e-15)

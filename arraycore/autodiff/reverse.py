@@ -150,8 +150,12 @@ def level_backward(roots, seeds, inputs, retain_graph):
     """
     # How many consumers each node has among the nodes that take part.
     deps = {}
-    stack = [n for (n, _) in roots]
-    seen = set(stack)
+    seen = set()
+    stack = []
+    for n, _ in roots:  # a node can be a root more than once (several of its outputs)
+        if n not in seen:
+            seen.add(n)
+            stack.append(n)
     while stack:
         for e in stack.pop().edges:
             m = e[2]
