@@ -107,3 +107,35 @@ def test_case_layouts_are_what_they_claim():
         a = to_ac(v, layout)
         np.testing.assert_array_equal(np.asarray(a), v)
         assert not np.asarray(a).flags["C_CONTIGUOUS"], layout
+
+
+LINEAR = [n for n in NAMES if (OPS[n].linear or OPS[n].bilinear) and not OPS[n].nondiff]
+
+
+@pytest.mark.parametrize("name", LINEAR)
+def test_linear_flag_is_true(name):
+    """An op flagged `linear` has jvp(op)(x; t) == op(t) - op(0) (its jvp is generated from
+    the flag, rules/linear.py; op(0) is the offset of a Python-scalar operand), and one flagged `bilinear` op(t1, x2) + op(x1, t2): the flag is a claim
+    about the math, checked on every sample in float64 (and complex128 where accepted)."""
+    if name not in OP_INFO:
+        pytest.skip("no metadata (reported by test_op_has_autodiff_test_metadata)")
+    from autodiff_op_info import to_ac
+    op = OPS[name]
+    for dtype in [d for d in OP_INFO[name].dtypes if d in ("float64", "complex128")]:
+        for case in cases(name, dtype, seed=3):
+            f, xs = case.f_ac()
+            ts = [to_ac(case.random_like(np.asarray(x))) for x in xs]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+                _, tangent_out = ac.func.jvp(f, tuple(xs), tuple(ts))
+                if op.linear:
+                    # op(t) - op(0): a Python-scalar operand (x + 1.5) is a constant offset
+                    want = [p - q for p, q in zip(outputs(f(*ts)),
+                                                  outputs(f(*[ac.zeros_like(x) for x in xs])))]
+                else:
+                    assert len(xs) == 2, f"{case!r}: bilinear op with {len(xs)} inputs"
+                    a, b = f(ts[0], xs[1]), f(xs[0], ts[1])
+                    want = [p + q for p, q in zip(outputs(a), outputs(b))]
+            for got, exp in zip(outputs(tangent_out), outputs(want)):
+                np.testing.assert_allclose(np.asarray(got), np.asarray(exp), rtol=1e-12,
+                                           atol=1e-12, err_msg=repr(case))

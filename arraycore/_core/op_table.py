@@ -45,7 +45,12 @@ class OpDef:
     int_to_float: bool/integer inputs are promoted to the default float first, as NumPy does
         for transcendental functions and true division.
     kernel: native kernel name (defaults to the op name).
-    linear: the op is linear in each input (its jvp is the op itself; used by autodiff).
+    linear: the op is linear (over the reals) in its floating-point inputs taken together:
+        op(x + y) = op(x) + op(y), op(a x) = a op(x) for real a (sums, views, gathers, casts,
+        add, real, conj).  Its jvp is the op applied to the tangents; the autodiff layer
+        generates it from this flag (arraycore/autodiff/rules/linear.py).
+    bilinear: linear in each of its two array inputs separately (matmul, tensordot, vecdot):
+        the jvp op(t1, x2) + op(x1, t2) is generated from this flag.
     jvp / vjp / batch: derivative and batching rules, filled in by the autodiff layer.
     """
 
@@ -56,6 +61,7 @@ class OpDef:
     int_to_float: bool = False
     kernel: str = ""
     linear: bool = False
+    bilinear: bool = False
     test: Optional[TestInfo] = None
     jvp: Optional[Callable] = None
     vjp: Optional[Callable] = None

@@ -2,6 +2,7 @@
 
 Each module has `install()`, which fills `jvp`/`vjp`/`batch` (or marks `nondiff`) for the
 entries of its family.  tests/test_autodiff_table.py fails when an entry has neither.
+`linear.py` generates the jvp of entries flagged `linear` or `bilinear` in the op table.
 """
 
 from __future__ import annotations
@@ -22,3 +23,7 @@ def install_all(ns):
             continue
         mod.xp = ns
         mod.install()
+    from . import linear
+    from ..._core.op_table import OPS
+    linear.xp = ns
+    linear.fill_flagged(OPS)

@@ -25,6 +25,7 @@ from ...native import _native
 from .. import batching as _b
 from ..tracer import Tracer
 from .base import define
+from .linear import linear_jvp
 
 xp = None  # set by install()
 
@@ -252,8 +253,7 @@ def _scatter_key(shape, key, g):
 # --- getitem / setitem --------------------------------------------------------------------
 
 def _getitem_rules(op):
-    def jvp(args, kwargs, t, out):
-        return _getitem(t[0], args[1])
+    jvp = linear_jvp(op)
 
     def vjp(g, args, kwargs, out, needs):
         x, key = args
@@ -332,8 +332,7 @@ def _axis_arg(kwargs, default):
 
 
 def _take_rules(op):
-    def jvp(args, kwargs, t, out):
-        return xp.take(t[0], args[1], **kwargs)
+    jvp = linear_jvp(op)
 
     def vjp(g, args, kwargs, out, needs):
         x, indices = args
@@ -370,8 +369,7 @@ def _take_rules(op):
 
 
 def _take_along_axis_rules(op):
-    def jvp(args, kwargs, t, out):
-        return xp.take_along_axis(t[0], args[1], **kwargs)
+    jvp = linear_jvp(op)
 
     def vjp(g, args, kwargs, out, needs):
         x, indices = args

@@ -21,24 +21,13 @@ import math
 from ..._core.op_table import OPS
 from .. import batching as _b
 from .base import _sum_terms, define
+from .linear import bilinear_jvp
 
 xp = None  # set by install()
 
 
 def _conj(x):
     return xp.conj(x) if x.dtype.kind == "c" else x
-
-
-def _bilinear_jvp(op):
-    def jvp(args, kwargs, t, out):
-        x1, x2 = args
-        terms = []
-        if 0 in t:
-            terms.append(op.public(t[0], x2, **kwargs))
-        if 1 in t:
-            terms.append(op.public(x1, t[1], **kwargs))
-        return _sum_terms(terms)
-    return jvp
 
 
 def _pad_after_batch(x, rank):
@@ -144,7 +133,7 @@ def _matmul_batch(args, kwargs, dims, size):
 
 
 def _matmul_rules(op):
-    define(op, _bilinear_jvp(op), _matmul_vjp, _matmul_batch, saves=[0, 1])
+    define(op, bilinear_jvp(op), _matmul_vjp, _matmul_batch, saves=[0, 1])
 
 
 # --- matrix_transpose ---------------------------------------------------------------------
@@ -230,7 +219,7 @@ def _tensordot_batch(args, kwargs, dims, size):
 
 
 def _tensordot_rules(op):
-    define(op, _bilinear_jvp(op), _tensordot_vjp, _tensordot_batch, saves=[0, 1])
+    define(op, bilinear_jvp(op), _tensordot_vjp, _tensordot_batch, saves=[0, 1])
 
 
 # --- vecdot -------------------------------------------------------------------------------
@@ -269,7 +258,7 @@ def _vecdot_batch(args, kwargs, dims, size):
 
 
 def _vecdot_rules(op):
-    define(op, _bilinear_jvp(op), _vecdot_vjp, _vecdot_batch, saves=[0, 1])
+    define(op, bilinear_jvp(op), _vecdot_vjp, _vecdot_batch, saves=[0, 1])
 
 
 def install():

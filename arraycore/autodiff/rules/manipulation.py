@@ -19,6 +19,7 @@ from ...native import _native
 from .. import batching as _b
 from ..tracer import Tracer
 from .base import define, define_nondiff
+from .linear import linear_jvp
 from .indexing import _index_add
 
 xp = None  # set by install()
@@ -60,16 +61,11 @@ def _per_example_size(xb):
     return math.prod(xb.shape[1:])
 
 
-def _tangents_or_zeros(arrays, ts):
-    return [t if t is not None else xp.zeros_like(a) for a, t in zip(arrays, ts)]
-
 
 # --- ops on one array ---------------------------------------------------------------------
 
 def _unary_jvp(op):
-    def jvp(args, kwargs, t, out):
-        return op.public(t[0], *args[1:], **kwargs)
-    return jvp
+    return linear_jvp(op)  # the op on the tangent (every manipulation op is linear)
 
 
 def _reshape_back(g, args, kwargs, out, needs):
@@ -265,8 +261,7 @@ def _unstack_rules(op):
 # --- ops on several arrays ----------------------------------------------------------------
 
 def _concat_rules(op):
-    def jvp(args, kwargs, t, out):
-        return xp.concat(_tangents_or_zeros(args[0], t[0]), **kwargs)
+    jvp = linear_jvp(op)
 
     def vjp(g, args, kwargs, out, needs):
         arrays = args[0]
@@ -301,8 +296,7 @@ def _concat_rules(op):
 
 
 def _stack_rules(op):
-    def jvp(args, kwargs, t, out):
-        return xp.stack(_tangents_or_zeros(args[0], t[0]), **kwargs)
+    jvp = linear_jvp(op)
 
     def vjp(g, args, kwargs, out, needs):
         arrays = args[0]
