@@ -7,7 +7,8 @@
 >>> x.grad
 
 Public: `backward`, `grad`, `Function`, `functional`, `forward_ad`, `gradcheck`,
-`gradgradcheck`, `detect_anomaly`, `set_detect_anomaly`, and the grad-mode switches.  See
+`gradgradcheck` (`GradcheckError`), `detect_anomaly`, `set_detect_anomaly`,
+`is_anomaly_enabled`, and the grad-mode switches.  See
 docs/autodiff.md.
 """
 
@@ -32,10 +33,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     _run_backward_api(tensors, list(grad_tensors), retain_graph, create_graph, inputs)
 
 
-try:  # pieces landing in parallel (see docs/autodiff.md)
-    from ..autodiff.function import Function, FunctionCtx  # noqa: F401
-    from ..autodiff import functional  # noqa: F401
-    from ..autodiff.gradcheck import gradcheck, gradgradcheck  # noqa: F401
-    from ..autodiff.anomaly import detect_anomaly, set_detect_anomaly  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
+from ..autodiff.function import Function, FunctionCtx  # noqa: F401,E402
+from ..autodiff import functional  # noqa: F401,E402
+from ..autodiff.gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401,E402
+from ..autodiff.anomaly import (detect_anomaly, is_anomaly_check_nan_enabled,  # noqa: F401,E402
+                                is_anomaly_enabled, set_detect_anomaly)
+from ..autodiff.grad_mode import is_inference_mode_enabled  # noqa: F401,E402
