@@ -28,6 +28,11 @@ class BatchTracer(Tracer):
         return s[:self.bdim] + s[self.bdim + 1:]
 
     @property
+    def shape(self):  # Tracer.shape without the extra property call
+        s = self.value.shape
+        return s[:self.bdim] + s[self.bdim + 1:]
+
+    @property
     def dtype(self):
         return self.value.dtype
 

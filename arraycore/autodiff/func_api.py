@@ -66,7 +66,8 @@ def _resolve_promoted(v):
 # --- reverse mode -------------------------------------------------------------------------
 
 def _unwrap_grad(it, v):
-    v = _resolve_promoted(v)
+    if type(v) is Array:
+        v = _resolve_promoted(v)
     if isinstance(v, GradTracer) and v._interp is it:
         return v.primal
     return v
@@ -106,7 +107,8 @@ def _backward_level(it, out_leaves, seeds, in_leaves, retain_graph):
     for o, s in zip(out_leaves, seeds):
         if s is None:
             continue
-        o = _resolve_promoted(o)
+        if type(o) is Array:
+            o = _resolve_promoted(o)
         if isinstance(o, GradTracer) and o._interp is it and o.meta is not None:
             roots.append(o.meta.edge())
             root_seeds.append(s)
@@ -452,14 +454,16 @@ def _vmap_once(func, kwargs, leaves, spec, dims, size, out_dims, randomness):
             val = out.value
             od = out_dims % val.ndim
             return val if out.bdim == od else _ns_().moveaxis(val, out.bdim, od)
-        if type(out) is tuple and all(type(v) is BatchTracer and v._interp is it
-                                      for v in out):
+        if type(out) is tuple:
             res = []
             for v in out:
+                if type(v) is not BatchTracer or v._interp is not it:
+                    break
                 val = v.value
                 od = out_dims % val.ndim
                 res.append(val if v.bdim == od else _ns_().moveaxis(val, v.bdim, od))
-            return tuple(res)
+            else:
+                return tuple(res)
     o_leaves, o_spec = pt.flatten(out)
     ods = _out_dims_list(out_dims, out, len(o_leaves))
     ns = _ns_()
@@ -489,7 +493,7 @@ def _vmap_once(func, kwargs, leaves, spec, dims, size, out_dims, randomness):
 
 # --- Jacobians and Hessians ---------------------------------------------------------------
 
-_ONE_ARG = pt.flatten((None,))[1][:2] + ((pt.LEAF,),)  # the spec of `(x,)`
+_ONE_ARG = pt._flat_tuple_spec(1)  # the spec of `(x,)`
 
 
 def _basis(ns, like):

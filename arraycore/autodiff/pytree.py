@@ -25,10 +25,27 @@ def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
+_FLAT_TUPLES = {}  # n -> the spec of a tuple of n leaves (one shared object per n)
+
+
+def _flat_tuple_spec(n):
+    spec = _FLAT_TUPLES.get(n)
+    if spec is None:
+        spec = _FLAT_TUPLES[n] = (tuple, None, (LEAF,) * n)
+    return spec
+
+
 def _flatten(t, leaves):
     tt = type(t)
     if tt is tuple or tt is list:
-        return (tt, None, tuple([_flatten(v, leaves) for v in t]))
+        children = tuple([_flatten(v, leaves) for v in t])
+        if tt is tuple and len(children) <= 8:
+            for c in children:
+                if c is not LEAF:
+                    break
+            else:
+                return _flat_tuple_spec(len(children))
+        return (tt, None, children)
     if tt is dict:
         keys = sorted(t, key=repr)
         return (dict, tuple(keys), tuple([_flatten(t[k], leaves) for k in keys]))
@@ -63,6 +80,8 @@ def _unflatten(s, it):
 def unflatten(spec, leaves):
     if spec is LEAF:
         return leaves[0]
+    if _FLAT_TUPLES.get(len(spec[2])) is spec:  # a flat tuple (function arguments)
+        return tuple(leaves)
     return _unflatten(spec, iter(leaves))
 
 
