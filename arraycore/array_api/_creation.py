@@ -229,6 +229,13 @@ def full_like(x, /, fill_value, *, dtype=None, device=None):
     return _native.full(shape, fill_value, dtype.code)
 
 
+# The same fast paths for x a plain array (no autodiff state); the result is row-major, as
+# the Python functions above make it.
+empty_like, zeros_like, ones_like, full_like = (
+    _native.fast_function(f.__name__, None, 0, f, wrapped=f)
+    for f in (empty_like, zeros_like, ones_like, full_like))
+
+
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     """Evenly spaced values in [start, stop).  >>> ac.arange(5)"""
     as_device(device, "arange")

@@ -176,15 +176,27 @@ def _tag(out):
 def _install_creation(ns):
     for name in _LIKE:
         f = getattr(ns, name)
-        setattr(ns, name, _like_wrapper(f))
+        setattr(ns, name, _guarded(f, _like_wrapper(f)))
     for name in _FRESH:
         f = getattr(ns, name)
-        setattr(ns, name, _fresh_wrapper(f))
+        setattr(ns, name, _guarded(f, _fresh_wrapper(f)))
     ns.asarray = _asarray_wrapper(ns, ns.asarray)
     for name in ("result_type", "can_cast"):
         setattr(ns, name, _dtype_arg_wrapper(getattr(ns, name)))
     for name in ("finfo", "iinfo"):
         setattr(ns, name, _dtype_arg_wrapper(getattr(ns, name)))
+
+
+def _guarded(f, wrapper):
+    """`wrapper` behind f's native fast path (bind_fast_calls.cpp) when f has one: with no
+    transform active (the guard, STATE, has an empty stack), a plain call (plain array for
+    the *_like functions) runs natively end to end, as f itself would; inside a transform,
+    and for every call the fast path does not take, `wrapper` runs (and tags the result)."""
+    if type(f) is not _native.FastFunction or f.kind != f.__name__:
+        return wrapper
+    fast = _native.fast_function(f.kind, None, 0, wrapper, wrapped=f.__wrapped__, guard=STATE)
+    fast.__module__ = "arraycore"  # pickled by reference as arraycore.<name>
+    return fast
 
 
 def _like_wrapper(f):

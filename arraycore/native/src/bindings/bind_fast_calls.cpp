@@ -59,11 +59,40 @@ bool accepted(int mask, DType d) { return (mask >> dtype_index(d)) & 1; }
 
 }  // namespace
 
+// Note [Wrapping fresh arrays]: pybind11's cast of a returned NdArray (wrap_array included)
+// looks the value up among the registered instances, looks the type info up by the C++ type
+// name (init_instance), and registers the new instance in a hash map that dealloc erases it
+// from again: a third of zeros((8,)).  An array the engine just made has no Python object
+// yet and none of arraycore's bindings returns an NdArray by pointer or reference (the only
+// reason to find an instance by its C++ address), so the fast paths build the instance as
+// init_instance does, minus the registration: the holder owns the value, dealloc (which
+// deregisters only instances flagged as registered) frees it.
+py::object wrap_fresh_array(NdArray&& a) {
+  using Holder = py::class_<NdArray>::holder_type;
+  static_assert(std::is_same_v<Holder, std::unique_ptr<NdArray>>,
+                "wrap_fresh_array builds unique_ptr holders");
+  static const py::detail::type_info* tinfo = py::detail::get_type_info(typeid(NdArray));
+  auto* type = reinterpret_cast<PyTypeObject*>(array_type_object());
+  if (!tinfo || !type || !tinfo->simple_type || tinfo->type != type)
+    return wrap_array(std::move(a));  // (never: Array is a plain class_)
+  PyObject* self = py::detail::make_new_instance(type);
+  if (!self) throw py::error_already_set();
+  py::object owner = py::reinterpret_steal<py::object>(self);
+  auto* inst = reinterpret_cast<py::detail::instance*>(self);
+  inst->owned = true;
+  py::detail::value_and_holder v_h(inst, tinfo, 0, 0);
+  auto* value = new NdArray(std::move(a));
+  v_h.value_ptr() = value;
+  new (std::addressof(v_h.holder<Holder>())) Holder(value);
+  v_h.set_holder_constructed();
+  return owner;
+}
+
 py::object try_fast_unary(const Kernel& k, int mask, PyObject* x) {
   const NdArray* a = as_exact_array(x);
   if (!a || !accepted(mask, a->dtype)) return py::object();
   const NdArray* in[] = {a};
-  return wrap_array(apply_kernel_nogil(k, in, 1));
+  return wrap_fresh_array(apply_kernel_nogil(k, in, 1));
 }
 
 py::object try_fast_binary(const Kernel& k, int mask, PyObject* x, PyObject* y) {
@@ -87,15 +116,21 @@ py::object try_fast_binary(const Kernel& k, int mask, PyObject* x, PyObject* y) 
   }
   if (!accepted(mask, a->dtype)) return py::object();
   const NdArray* in[] = {a, b};
-  return wrap_array(apply_kernel_nogil(k, in, 2));
+  return wrap_fresh_array(apply_kernel_nogil(k, in, 2));
 }
 
 // --- FastFunction ------------------------------------------------------------------------
 
 namespace {
 
-enum Kind : int { kUnary, kBinary, kEmpty, kZeros, kOnes, kFull, kNumKinds };
-const char* const kKindNames[kNumKinds] = {"unary", "binary", "empty", "zeros", "ones", "full"};
+// (the *_like kinds last: try_fast_creation tests kind >= kEmptyLike)
+enum Kind : int {
+  kUnary, kBinary, kEmpty, kZeros, kOnes, kFull,
+  kEmptyLike, kZerosLike, kOnesLike, kFullLike, kNumKinds
+};
+const char* const kKindNames[kNumKinds] = {"unary",      "binary",     "empty",     "zeros",
+                                           "ones",       "full",       "empty_like",
+                                           "zeros_like", "ones_like",  "full_like"};
 
 struct FastFunction {
   PyObject_HEAD
@@ -116,6 +151,7 @@ struct FastFunction {
 
 PyTypeObject g_fast_function_type = {PyVarObject_HEAD_INIT(nullptr, 0)};
 PyObject* g_stack_name = nullptr;  // interned "stack"
+PyObject* g_dict_name = nullptr;   // interned "__dict__"
 
 // --- creation arguments ---
 
@@ -152,9 +188,47 @@ bool shape_arg(PyObject* o, Shape& shape) {
 }
 
 // True when no transform is active (guard.stack is an empty list), or there is no guard.
+//
+// The guard is autodiff's STATE, a threading.local: `STATE.stack` costs a thread-dict lookup
+// and a generic attribute lookup (about 50 ns, a third of zeros((8,))).  A threading.local's
+// attributes live in its per-thread dict, which is the same object for the life of the
+// thread's Python thread state (and of the local, which the FastFunction holds), so each OS
+// thread remembers (guard, thread-state id) -> that dict and reads `stack` from it with one
+// dict lookup.  The dict is borrowed: it is only used while the thread-state id matches (a
+// new thread state, even at the same address, has a new id).  Other guards, and a `stack`
+// that is not in the dict (a class attribute, a property), take the attribute lookup.
+struct GuardCache {
+  PyObject* guard = nullptr;  // strong reference
+  uint64_t thread_id = 0;
+  PyObject* dict = nullptr;   // borrowed: the guard's dict for this thread state, or null
+};
+thread_local GuardCache t_guard_cache;
+PyTypeObject* g_thread_local_type = nullptr;  // _thread._local
+
+PyObject* guard_dict(PyObject* guard) {
+  GuardCache& c = t_guard_cache;
+  const uint64_t tid = PyThreadState_GetID(PyThreadState_Get());
+  if (c.guard == guard && c.thread_id == tid) return c.dict;
+  PyObject* d = nullptr;
+  if (g_thread_local_type && PyObject_TypeCheck(guard, g_thread_local_type)) {
+    d = PyObject_GetAttr(guard, g_dict_name);  // this thread's dict (created if new)
+    if (d == nullptr) PyErr_Clear();
+  }
+  Py_INCREF(guard);
+  Py_XSETREF(c.guard, guard);
+  c.thread_id = tid;
+  c.dict = d != nullptr && PyDict_CheckExact(d) ? d : nullptr;
+  Py_XDECREF(d);  // (the local keeps it for this thread state)
+  return c.dict;
+}
+
 bool guard_allows(PyObject* guard) {
   if (guard == Py_None) return true;
-  PyObject* stack = PyObject_GetAttr(guard, g_stack_name);
+  PyObject* dict = guard_dict(guard);
+  PyObject* stack = dict ? PyDict_GetItemWithError(dict, g_stack_name) : nullptr;
+  if (stack) return PyList_CheckExact(stack) && PyList_GET_SIZE(stack) == 0;
+  if (PyErr_Occurred()) PyErr_Clear();
+  stack = PyObject_GetAttr(guard, g_stack_name);
   if (!stack) {
     PyErr_Clear();
     return false;
@@ -185,13 +259,42 @@ void fill_with(const NdArray& out, const char* elem) {
   for (int64_t i = 0; i < n; ++i) std::memcpy(p + i * isz, elem, isz);
 }
 
+// The element a creation call fills with (`elem`, itemsize of `dt` bytes): zero for zeros,
+// one for ones, `fill` converted as the Python path converts it (python_to_element) for
+// full.  False (no error set) when the Python path should decide: a value the dtype cannot
+// hold raises there.
+bool fill_element(int kind, PyObject* fill, DType dt, char* elem) {
+  if (kind == kOnes || kind == kOnesLike) {
+    visit_dtype(dt, [&](auto tag) {
+      using T = decltype(tag);
+      const T one = T(1);
+      std::memcpy(elem, &one, sizeof(T));
+    });
+  } else if (kind == kFull || kind == kFullLike) {
+    try {
+      python_to_element(fill, dt, elem, kind == kFull ? "full" : "full_like");
+    } catch (py::error_already_set&) {
+      PyErr_Clear();
+      return false;
+    } catch (const std::exception&) {
+      PyErr_Clear();
+      return false;
+    }
+  }
+  return true;
+}
+
 // zeros/ones/empty/full(shape[, fill_value], *, dtype=None, device=None) with an int or a
-// tuple/list of ints for shape, an arraycore dtype object or None, device None or the CPU
-// device, and (full) a bool/int/float fill value that the dtype can hold.
+// tuple/list of ints for shape, and the *_like forms (x[, fill_value], *, dtype=None,
+// device=None) with a plain Array x (as_exact_array: no autodiff state): an arraycore dtype
+// object or None, device None or the CPU device, and (full, full_like) a bool/int/float fill
+// value that the dtype can hold.  The result is row-major, as the Python functions make it.
 py::object try_fast_creation(FastFunction* f, PyObject* const* args, Py_ssize_t nargs,
                              PyObject* kwnames) {
-  const Py_ssize_t npos = f->kind == kFull ? 2 : 1;
-  if (nargs != npos) return py::object();
+  const int kind = f->kind;
+  const bool full = kind == kFull || kind == kFullLike;
+  const bool like = kind >= kEmptyLike;
+  if (nargs != (full ? 2 : 1)) return py::object();
   PyObject* dtype = Py_None;
   if (kwnames) {
     Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
@@ -209,46 +312,36 @@ py::object try_fast_creation(FastFunction* f, PyObject* const* args, Py_ssize_t 
   }
   if (!guard_allows(f->guard)) return py::object();
   Shape shape;
-  if (!shape_arg(args[0], shape)) return py::object();
-  // The element count must not overflow (empty() would raise; the Python path says so).
-  int64_t numel = 1;
-  for (int64_t d : shape) {
-    if (d != 0 && numel > INT64_MAX / d) return py::object();
-    numel *= d;
-  }
   DType dt = DType::Float64;
-  PyObject* fill = nullptr;
-  if (f->kind == kFull) {
-    fill = args[1];
+  if (like) {
+    const NdArray* x = as_exact_array(args[0]);
+    if (!x) return py::object();
+    shape = x->shape;
+    dt = x->dtype;
+  } else {
+    if (!shape_arg(args[0], shape)) return py::object();
+    // The element count must not overflow (empty() would raise; the Python path says so).
+    int64_t numel = 1;
+    for (int64_t d : shape) {
+      if (d != 0 && numel > INT64_MAX / d) return py::object();
+      numel *= d;
+    }
+  }
+  PyObject* fill = full ? args[1] : nullptr;
+  if (fill && !PyBool_Check(fill) && !PyLong_CheckExact(fill) && !PyFloat_CheckExact(fill))
+    return py::object();  // complex, 0-d arrays, other types: Python path
+  if (kind == kFull) {
     if (PyBool_Check(fill)) dt = DType::Bool;
     else if (PyLong_CheckExact(fill)) dt = DType::Int64;
-    else if (PyFloat_CheckExact(fill)) dt = DType::Float64;
-    else return py::object();  // complex, 0-d arrays, other types: Python path
   }
-  if (dtype != Py_None) {
-    if (!dtype_arg(dtype, dt)) return py::object();
-    if (fill && PyFloat_CheckExact(fill) && !is_float_kind(dt)) return py::object();  // error
-  }
+  if (dtype != Py_None && !dtype_arg(dtype, dt)) return py::object();
+  if (fill && PyFloat_CheckExact(fill) && !is_float_kind(dt)) return py::object();  // error
+  // The fill value first: the Python path converts it before allocating.
+  alignas(16) char elem[16] = {};
+  if (!fill_element(kind, fill, dt, elem)) return py::object();
   NdArray out = empty(shape, dt);
-  if (f->kind != kEmpty) {
-    alignas(16) char elem[16] = {};
-    if (f->kind == kOnes) {
-      visit_dtype(dt, [&](auto tag) {
-        using T = decltype(tag);
-        const T one = T(1);
-        std::memcpy(elem, &one, sizeof(T));
-      });
-    } else if (f->kind == kFull) {
-      try {
-        python_to_element(fill, dt, elem, "full");
-      } catch (py::error_already_set&) {  // out of range for the dtype: Python path raises
-        PyErr_Clear();
-        return py::object();
-      }
-    }
-    fill_with(out, elem);
-  }
-  return wrap_array(std::move(out));
+  if (kind != kEmpty && kind != kEmptyLike) fill_with(out, elem);
+  return wrap_fresh_array(std::move(out));
 }
 
 // --- the type ---
@@ -429,6 +522,9 @@ py::object make_fast_function(const std::string& kind, py::object kernel, int ma
 AC_BINDINGS(fast_calls) {
   ready_type();
   g_stack_name = PyUnicode_InternFromString("stack");
+  g_dict_name = PyUnicode_InternFromString("__dict__");
+  g_thread_local_type = reinterpret_cast<PyTypeObject*>(
+      py::object(py::module_::import("_thread").attr("_local")).release().ptr());
   Py_INCREF(&g_fast_function_type);
   m.add_object("FastFunction", reinterpret_cast<PyObject*>(&g_fast_function_type));
   m.def("fast_function", &make_fast_function, py::arg("kind"), py::arg("kernel"),

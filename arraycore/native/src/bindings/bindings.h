@@ -37,6 +37,9 @@ void python_to_element(py::handle value, DType dt, char* ptr, const char* who);
 // these use the type info looked up once when the class is registered.
 const NdArray* as_exact_array(py::handle h);  // nullptr unless h's type is exactly Array
 py::object wrap_array(NdArray&& a);
+// The same for an array the engine has just made (no Python object refers to it yet), without
+// pybind11's instance registry: Note [Wrapping fresh arrays] in bind_fast_calls.cpp.
+py::object wrap_fresh_array(NdArray&& a);
 void cache_array_type(py::handle cls);
 
 // Applies an elementwise kernel (op_registry.h), releasing the GIL for large inputs.
