@@ -142,6 +142,45 @@ class GradInterpreter(Interpreter):
 
 
 def level_backward(roots, seeds, inputs, retain_graph):
+    """The backward pass over one reverse-mode level's graph (see _level_backward); a
+    chain (one root, every node on the way with one output and one input edge: tanh(W @ x),
+    elementwise chains) is walked without counting consumers, since nothing accumulates."""
+    if len(roots) != 1:
+        return _level_backward(roots, seeds, inputs, retain_graph)
+    n, nr = roots[0]
+    ct = seeds[0]
+    results = [None] * len(inputs)
+    anomaly = STATE.anomaly
+    with graph._GradModeFor(True):
+        while True:
+            for k, (w, wnr) in enumerate(inputs):
+                if w is n and wnr == nr:
+                    results[k] = ct
+            edges = n.edges
+            if not edges:  # AccumulateGrad: a leaf
+                break
+            if len(edges) != 1 or n.n_outputs != 1:
+                # Not a chain from here on: the general pass, rooted at this node (all that
+                # reaches it came along the chain, so its cotangent is complete).
+                rest = _level_backward([(n, nr)], [ct], inputs, retain_graph)
+                for k, r in enumerate(rest):
+                    if r is not None:
+                        results[k] = r
+                break
+            in_cts = n.apply([ct])
+            if anomaly:
+                graph._check_anomaly(n, in_cts)
+            if not retain_graph:
+                n.release()
+            ct = in_cts[0]
+            if ct is None:
+                break
+            e = edges[0]
+            n, nr = e[2], e[3]
+    return results
+
+
+def _level_backward(roots, seeds, inputs, retain_graph):
     """The backward pass over one reverse-mode level's graph: the cotangents arriving at the
     edges `inputs` (the level's input leaves) for `seeds` at the edges `roots`.
 
