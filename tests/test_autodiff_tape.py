@@ -452,7 +452,7 @@ def test_backward_of_one_element_array():
 
 
 @pytest.mark.parametrize("expr", with_known_bugs(["x*x", "x*2", "x+1", "exp", "x/y"],
-                                                  {"x+1": RELEASED_NO_SAVES}))
+                                                  {}))
 def test_second_backward_without_retain_graph(expr):
     """Raises exactly when PyTorch raises: when a node needs a value it freed."""
     def scenario(lib):
@@ -876,7 +876,7 @@ def test_modified_saved_value_raises(variant):
 
 @pytest.mark.parametrize("variant", with_known_bugs(
     ["add", "mul_by_python_scalar", "mul_by_constant"],
-    {"mul_by_python_scalar": STATIC_SAVES, "mul_by_constant": STATIC_SAVES}))
+    {}))
 def test_modified_unsaved_value_is_fine(variant):
     """PyTorch raises only when the modified value is one a backward formula reads."""
     def scenario(lib):
@@ -949,7 +949,6 @@ def _base_written_after_view(lib):
     return [v.detach(), x.grad]
 
 
-@known_bug(STALE_VIEW)
 def test_write_into_base_after_taking_view():
     """PyTorch regenerates the view's history; arraycore must either match or raise (never
     return a wrong gradient)."""
@@ -1101,7 +1100,6 @@ def _hooks_and_autograd_grad(lib):
     return [gx, gy]
 
 
-@known_bug(HOOKS_AUTOGRAD_GRAD)
 def test_hooks_apply_to_autograd_grad_results():
     check_like_torch(_hooks_and_autograd_grad)
 
@@ -1226,7 +1224,6 @@ def _complex_scalar_backward(lib):
     return z.grad
 
 
-@known_bug(COMPLEX_IMPLICIT)
 def test_backward_of_complex_scalar_without_gradient_raises():
     """PyTorch creates the implicit gradient only for real scalars."""
     kind, _ = check_like_torch(_complex_scalar_backward)

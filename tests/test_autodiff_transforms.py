@@ -1007,7 +1007,7 @@ def _no_grad_inside_jvp(lib):
 @pytest.mark.parametrize("scenario", with_known_bugs(
     [_inner_no_grad, _outer_no_grad, _outer_no_grad_inner_enable, _no_grad_between_levels,
      _no_grad_inside_vjp_and_jacrev, _no_grad_inside_jvp],
-    {"_no_grad_between_levels": NO_GRAD_RESET}, name=lambda s: s.__name__),
+    {}, name=lambda s: s.__name__),
     ids=lambda s: s.__name__.strip("_"))
 def test_grad_mode_semantics_match_torch_func(scenario):
     assert_close(scenario(ac), scenario(torch), check_structure=False)

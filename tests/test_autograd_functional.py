@@ -479,8 +479,6 @@ def test_detect_anomaly_decorator_and_torch_parity():
             torch_run()
 
 
-@pytest.mark.xfail(reason="graph._check_anomaly ignores STATE.anomaly_check_nan (reported)",
-                   strict=False)
 @pytest.mark.filterwarnings("ignore:Anomaly Detection has been enabled")
 def test_detect_anomaly_check_nan_false():
     with ac.autograd.detect_anomaly(check_nan=False):

@@ -355,7 +355,11 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             rows = [[] for _ in inputs]
             flat = xp.reshape(out, (-1,))
             for m in range(out.size):
-                vj = _grad((flat[m],), inputs, retain_graph=True, create_graph=create_graph)
+                e = flat[m]
+                # An explicit unit cotangent: the tape creates implicit ones for real
+                # scalars only (PyTorch); a complex output's rows are vjps of real units.
+                vj = _grad((e,), inputs, (xp.ones_like(graph.detach(e)),),
+                           retain_graph=True, create_graph=create_graph)
                 for k, (r, g, x) in enumerate(zip(rows, vj, inputs)):
                     if g is not None:
                         if strict and create_graph and not _requires_grad(g):

@@ -13,12 +13,21 @@ Note [Saved values and version counters]: a node keeps the arguments its rule re
 from the rule's own parameters, see rules/base.py), with the version of each array's buffer
 at record time.  An in-place write bumps the buffer's version (versions.py); backward
 compares and raises where PyTorch raises.  Saved values are dropped as soon as the node has
-run, unless `retain_graph=True`.
+run, unless `retain_graph=True`; a node that saved no array keeps its inputs' shapes only,
+so it can run again (PyTorch raises only when a freed saved value is needed).
+
+Note [No reference cycles]: a graph is freed by reference counting when its last output is
+dropped.  A node does not point back at its outputs' metas: a saved output is kept as a
+view without tape state (`_recorded_outputs` gives it a fresh meta with the same edge), hooks
+of a non-leaf output are shared with the node (`_OutRef`, which reaches the meta weakly for
+`retain_grad`), and a leaf's meta reaches its `AccumulateGrad` weakly (the graph holds it).
 """
 
 from __future__ import annotations
 
+import os
 import traceback
+import weakref
 
 from ..native import _native
 from . import slots as _slots
@@ -26,6 +35,9 @@ from . import versions
 from .state import STATE
 
 Array = _native.Array
+# A new Array object for the same view, without tape state (bind_autodiff.cpp).
+_alias = getattr(_native, "alias", None) or (lambda v: v._view(v.shape, v._strides, 0))
+_VERSIONS = versions._VERSIONS
 
 _ns = None  # the namespace (set by install)
 
@@ -41,17 +53,79 @@ class AutogradMeta:
         self.output_nr = output_nr
         self.retains_grad = False
         self.hooks = None
-        self._accumulate = None
+        self._accumulate = None  # a weak reference to the leaf's AccumulateGrad
         self.is_view_of = None
 
     def edge(self):
         """(node, output_nr) that a consumer's gradient flows into."""
         if self.grad_fn is not None:
             return self.grad_fn, self.output_nr
-        acc = self._accumulate
+        ref = self._accumulate
+        acc = ref() if ref is not None else None
         if acc is None:
-            acc = self._accumulate = AccumulateGrad(self)
+            # The graph holds the AccumulateGrad; the meta only finds it again while some
+            # graph does (PyTorch's grad_accumulator_ is weak too): no meta <-> node cycle.
+            acc = AccumulateGrad(self)
+            self._accumulate = weakref.ref(acc)
         return acc, 0
+
+
+class _OutRef:
+    """What a node keeps of an output's meta once a hook or retain_grad is registered on it
+    (Note [No reference cycles]): the hooks (shared dict) and a weak reference."""
+
+    __slots__ = ("hooks", "ref")
+
+    def __init__(self, meta):
+        self.hooks = meta.hooks
+        self.ref = weakref.ref(meta)
+
+    @property
+    def retains_grad(self):
+        m = self.ref()
+        return m is not None and m.retains_grad
+
+    @property
+    def grad(self):
+        return self.ref().grad
+
+    @grad.setter
+    def grad(self, g):
+        self.ref().grad = g
+
+
+def link_output_meta(meta):
+    """Lets the backward pass see `meta`'s hooks and retain_grad (non-leaf outputs)."""
+    node = meta.grad_fn
+    om = node.out_metas
+    if om is None:
+        om = node.out_metas = [None] * node.n_outputs
+    cur = om[meta.output_nr]
+    if cur is None:
+        om[meta.output_nr] = _OutRef(meta)
+    elif type(cur) is _OutRef:
+        if cur.ref() is meta:
+            cur.hooks = meta.hooks
+        else:
+            om[meta.output_nr] = _OutRef(meta)
+    # else: a node that keeps its outputs' metas itself (autograd.Function)
+
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def user_stack(limit=12):
+    """The current stack without arraycore's own frames (anomaly mode's creation traces)."""
+    frames = [f for f in traceback.extract_stack() if not f.filename.startswith(_PKG_DIR)]
+    return traceback.format_list(frames[-limit:])
+
+
+class _NoArrays(tuple):
+    """`Node.saved` of a node whose rule reads saved Python numbers only."""
+
+
+_NUMBERS = _NoArrays()
+_FREED = object()  # a released node's argument whose value was dropped (shape in its edge)
 
 
 class Node:
@@ -65,29 +139,60 @@ class Node:
         self.op = op
         self.args = args
         self.kwargs = kwargs
-        # The output is kept only when the rule reads it, and then without its tape state:
-        # the output's meta points at this node, so keeping the output itself would make a
-        # reference cycle.  `_output` re-attaches the meta when a rule needs the output as a
-        # recorded value (create_graph=True).
+        si = op.extra.get("_saves_info")
+        if type(si) is not tuple:
+            si = (si.get(edges[0][0]) if si is not None and len(edges) == 1 else None) or \
+                _saves_for(op, edges)
+        saves, out_saved = si
+        # The output is kept only when the rule reads it, and then as a view without tape
+        # state (Note [No reference cycles]).
         # `multi`: the op returns a sequence (even of one array, broadcast_arrays(x)); its
         # rule then gets and returns lists of cotangents.
-        multi = n_outputs > 1 or isinstance(out, (list, tuple))
-        self.multi = multi
-        if not (out_saved(op) or multi):
-            out = None
-        elif tape:
-            out = [_strip(o) for o in out] if multi else _strip(out)
+        if type(out) is Array and n_outputs == 1:
+            self.multi = False
+            if not out_saved:
+                out = None
+            elif tape:
+                out = _alias(out)
+        elif n_outputs > 1 or isinstance(out, (list, tuple)):
+            self.multi = True
+            if tape:
+                out = [_strip(o) for o in out]
+        else:
+            self.multi = False
+            if not out_saved:
+                out = None
+            elif tape:
+                out = _strip(out)
         self.tape = tape
         self.out = out
         self.edges = edges
         self.n_outputs = n_outputs
-        self.out_metas = [None] * n_outputs
-        self.saved = versions.snapshot(op, args, kwargs, out) if op.extra.get("saves") \
-            else ()
+        self.out_metas = None
+        if saves:
+            items = []
+            numbers = False
+            for slot in saves:
+                if slot == "out":
+                    v = out
+                elif type(slot) is int:
+                    v = args[slot] if slot < len(args) else None
+                else:
+                    v = kwargs.get(slot)
+                tv = type(v)
+                if tv is Array:
+                    items.append((v, _VERSIONS.get(v._buffer_ptr, 0)))
+                elif tv is float or tv is int or tv is complex or tv is bool:
+                    numbers = True
+                elif tv is list or tv is tuple:
+                    items.extend((b, _VERSIONS.get(b._buffer_ptr, 0)) for b in v
+                                 if type(b) is Array)
+            self.saved = items if items or not numbers else _NUMBERS
+        else:
+            self.saved = ()
         self.released = False
         self.pre_hooks = None
-        self.creation_trace = (traceback.format_stack(limit=12)[:-3]
-                               if STATE.anomaly else None)
+        self.creation_trace = user_stack() if STATE.anomaly else None
 
     def name(self):
         return f"{self.op.name.capitalize()}Backward"
@@ -99,64 +204,209 @@ class Node:
     def next_functions(self):
         return tuple((n, nr) for (_, _, n, nr, _, _) in self.edges)
 
-    def _recorded_outputs(self):
-        """The saved outputs with their tape state back (double backward)."""
-        outs = list(self.out) if self.multi else [self.out]
+    def _recorded_outputs(self, out):
+        """The saved outputs with tape state (a fresh meta whose edge is this node's output):
+        double backward flows through them."""
+        outs = list(out) if self.multi else [out]
         res = []
-        for o, m in zip(outs, self.out_metas):
-            if m is not None and type(o) is Array:
-                o = o._view(o.shape, o._strides, 0)
-                o._ad = m
+        for i, o in enumerate(outs):
+            if type(o) is Array and o._dtype_code in _INEXACT_CODES:
+                o = _alias(o)
+                o._ad = AutogradMeta(True, self, i)
             res.append(o)
-        return type(self.out)(res) if self.multi else res[0]
+        return type(out)(res) if self.multi else res[0]
 
     def release(self):
-        self.args = self.kwargs = self.out = None
-        self.released = True
+        """Drops the saved values (backward without retain_graph).  A node whose rule reads
+        no saved array keeps its non-array arguments and its inputs' shapes, so running it
+        again works (PyTorch raises only when a freed saved value is needed)."""
+        if self.released:
+            return
+        if self.saved or self.saved is _NUMBERS or not self.tape:
+            # (A saved Python number counts, as PyTorch's wrapped numbers: a second
+            # backward through `x * 2` raises.)
+            self.args = self.kwargs = self.out = None
+            self.saved = ()
+            self.released = True
+            return
+        args = self.args
+        kwargs = self.kwargs
+        if args is None:
+            self.released = True
+            return
+        args = list(args)
+        kw = None
+        for e in self.edges:
+            slot, idx = e[0], e[1]
+            if type(slot) is int:
+                if idx is None:
+                    if type(args[slot]) is Array:
+                        args[slot] = _FREED
+                else:
+                    lst = args[slot] = list(args[slot])
+                    if type(lst[idx]) is Array:
+                        lst[idx] = _FREED
+            else:
+                if kw is None:
+                    kw = kwargs = dict(kwargs)
+                if idx is None:
+                    if type(kwargs[slot]) is Array:
+                        kwargs[slot] = _FREED
+                else:
+                    lst = kwargs[slot] = list(kwargs[slot])
+                    if type(lst[idx]) is Array:
+                        lst[idx] = _FREED
+        self.args = tuple(args)
+        self.kwargs = kwargs
+        if self.multi and self.out is not None:
+            self.out = [_stub(o.shape, o.dtype) if type(o) is Array else o for o in self.out]
+        self.released = "shapes"
+
+    def _unfreed_args(self):
+        """A released node's arguments with zero-size stand-ins (right shape and dtype) for
+        the dropped values."""
+        args = list(self.args)
+        kwargs = dict(self.kwargs)
+        for slot, idx, _, _, shape, dtype in self.edges:
+            holder = args if type(slot) is int else kwargs
+            if idx is None:
+                if holder[slot] is _FREED:
+                    holder[slot] = _stub(shape, dtype)
+            else:
+                lst = holder[slot] = list(holder[slot])
+                if lst[idx] is _FREED:
+                    lst[idx] = _stub(shape, dtype)
+        return tuple(args), kwargs
 
     def apply(self, cts):
         """Cotangents of the inputs for cotangents `cts` of the outputs (one per output,
         None where no gradient arrived)."""
-        if self.released:
-            raise RuntimeError(
-                f"{self.name()}: trying to backward through the graph a second time (or to "
-                "access saved values after they have already been freed). Saved values are "
-                "freed when you call .backward() or autograd.grad(); pass retain_graph=True "
-                "the first time if you need to backward through the graph again")
-        versions.check(self)
+        released = self.released
+        if released:
+            if released is True:
+                raise RuntimeError(
+                    f"{self.name()}: trying to backward through the graph a second time (or "
+                    "to access saved values after they have already been freed). Saved "
+                    "values are freed when you call .backward() or autograd.grad(); pass "
+                    "retain_graph=True the first time if you need to backward through the "
+                    "graph again")
+            args, kwargs = self._unfreed_args()
+        else:
+            for arr, ver in self.saved:
+                if _VERSIONS.get(arr._buffer_ptr, 0) != ver:
+                    versions.check(self)
+            args, kwargs = self.args, self.kwargs
+        grad_on = STATE.grad_enabled
+        if not grad_on and self.tape:
+            # The rule's ops record nothing: give it the saved arrays without their tape
+            # state, so they take the native fast paths instead of the dispatcher.
+            for a, _ in self.saved:
+                if a._ad is not None:
+                    args = tuple([_alias(b)
+                                  if type(b) is Array and b._ad is not None else b
+                                  for b in args])
+                    break
+        out = self.out
         if not self.multi:
             g = cts[0]
         else:
-            g = [c if c is not None else _zeros_for(o) for c, o in zip(cts, self.out)]
-        needs = {(e[0], e[1]) for e in self.edges}
-        out = self.out
-        if out is not None and self.tape and STATE.grad_enabled:
-            out = self._recorded_outputs()
-        raw = self.op.vjp(g, self.args, self.kwargs, out, needs)
+            g = [c if c is not None else _zeros_for(o) for c, o in zip(cts, out)]
+        edges = self.edges
+        if len(edges) == 1:
+            e = edges[0]
+            needs = _NEEDS1.get(e[0]) if e[1] is None else None
+            if needs is None:
+                needs = frozenset(((e[0], e[1]),))
+        else:
+            needs = frozenset([(e[0], e[1]) for e in edges])
+        if grad_on and out is not None and self.tape:
+            out = self._recorded_outputs(out)
+        raw = self.op.vjp(g, args, kwargs, out, needs)
         result = []
-        for slot, index, node, nr, shape, dtype in self.edges:
+        for slot, index, node, nr, shape, dtype in edges:
             ct = raw.get(slot)
-            if index is not None and ct is not None:
-                ct = ct[index]
             if ct is not None:
-                ct = fit_cotangent(ct, shape, dtype)
+                if index is not None:
+                    ct = ct[index]
+                    if ct is None:
+                        result.append(None)
+                        continue
+                if ct.shape != shape or ct.dtype != dtype:
+                    ct = fit_cotangent(ct, shape, dtype)
             result.append(ct)
         return result
 
 
+_NEEDS1 = {i: frozenset(((i, None),)) for i in range(8)}
+
+
+def _saves_for(op, edges):
+    """(slots the vjp reads for the inputs that have edges, whether "out" is among them).
+    An op can declare per-input saves (`extra["saves_by_slot"]`, rules/base.define_binary):
+    only the derivatives of the inputs with an edge are evaluated, so only what they read is
+    kept and version-checked (PyTorch: `y = x * c` saves c only)."""
+    ex = op.extra
+    by_slot = ex.get("saves_by_slot")
+    if by_slot is None:
+        saves = tuple(ex.get("saves") or ())
+        info = ex["_saves_info"] = (saves, "out" in saves)  # (rules/base.define resets it)
+        return info
+    cache = ex.get("_saves_info")
+    if type(cache) is not dict:
+        cache = ex["_saves_info"] = {}
+    key = edges[0][0] if len(edges) == 1 else tuple(e[0] for e in edges)
+    info = cache.get(key)
+    if info is None:
+        slots = key if type(key) is tuple else (key,)
+        if any(k not in by_slot for k in slots):
+            saves = tuple(ex.get("saves") or ())
+        else:
+            saves = []
+            for k in slots:
+                saves.extend(s for s in by_slot[k] if s not in saves)
+            saves = tuple(saves)
+        info = cache[key] = (saves, "out" in saves)
+    return info
+
+
 def out_saved(op):
-    """Whether op's vjp reads its output (cached on the entry)."""
-    r = op.extra.get("_out_saved")
-    if r is None:
-        r = op.extra["_out_saved"] = "out" in (op.extra.get("saves") or ())
-    return r
+    """Whether op's vjp reads its output (for some input)."""
+    return "out" in (op.extra.get("saves") or ())
 
 
 def _strip(o):
-    """o without tape state (a view of the same buffer), breaking the node <-> output cycle."""
-    if type(o) is Array and o._ad is not None:
-        return o._view(o.shape, o._strides, 0)
+    """o without tape state: a new object for the same value (a view of the same buffer),
+    so that the node does not reach the meta the output gets (Note [No reference cycles])."""
+    if type(o) is Array:
+        return _alias(o)
+    f = getattr(o, "_fresh", None)
+    if f is not None and getattr(o, "_ad", None) is not None:
+        return f()
     return o
+
+
+_ONE = {}
+
+
+def _stub(shape, dtype):
+    """An array of `shape` and `dtype` without memory of its own (all strides 0)."""
+    base = _ONE.get(dtype)
+    if base is None:
+        prev = STATE.grad_enabled
+        STATE.grad_enabled = False
+        try:
+            base = _ONE[dtype] = _ns.zeros((1,), dtype=dtype)
+        finally:
+            STATE.grad_enabled = prev
+    return base._view(tuple(shape), (0,) * len(shape), 0)
+
+
+def _inexact_codes():
+    from .._core import dtypes as _dt
+    return frozenset(d.code for d in _dt.ALL_DTYPES if d.kind in "fc")
+
+
+_INEXACT_CODES = _inexact_codes()
 
 
 class AccumulateGrad:
@@ -166,6 +416,7 @@ class AccumulateGrad:
     edges = ()
     n_outputs = 1
     pre_hooks = None
+    out_metas = None
 
     def __init__(self, meta):
         self.meta = meta
@@ -214,7 +465,7 @@ def _add(a, b):
 
 
 def _call_hooks(hooks, g):
-    for h in hooks.values():
+    for h in list(hooks.values()):
         r = h(g)
         if r is not None:
             g = r
@@ -224,17 +475,20 @@ def _call_hooks(hooks, g):
 class _GradModeFor:
     """Grad mode on (create_graph) or off for the duration of a backward pass."""
 
+    __slots__ = ("enabled", "prev")
+
     def __init__(self, enabled):
         self.enabled = enabled
 
     def __enter__(self):
-        self.prev = (STATE.grad_enabled, STATE.grad_disabled_at)
+        self.prev = STATE.grad_enabled
         # Only the tape's mode changes: transform levels active around a `.backward()` keep
-        # recording, so a backward pass inside `func.grad` is differentiated by it.
-        STATE.grad_enabled, STATE.grad_disabled_at = self.enabled, None
+        # recording, so a backward pass inside `func.grad` is differentiated by it; levels
+        # stopped by an enclosing `no_grad` (STATE.grad_disabled_at) stay stopped.
+        STATE.grad_enabled = self.enabled
 
     def __exit__(self, *exc):
-        STATE.grad_enabled, STATE.grad_disabled_at = self.prev
+        STATE.grad_enabled = self.prev
 
 
 def run_backward(roots, seeds, *, inputs=None, retain_graph=False, create_graph=False,
@@ -242,102 +496,140 @@ def run_backward(roots, seeds, *, inputs=None, retain_graph=False, create_graph=
     """Propagates `seeds` (cotangents of the root edges (node, nr)) to the leaves.
 
     accumulate=True adds into leaves' `.grad` (`backward()`); with `inputs` (a list of
-    edges) the cotangents arriving at those edges are returned instead (`autograd.grad`).
+    edges) the cotangents arriving at those edges are returned instead (`autograd.grad`),
+    after the hooks registered on those inputs ran (as in PyTorch).
     """
     # Which nodes take part, and how many consumers each has among them.
     deps = {}
-    order = []
     stack = [n for (n, _) in roots]
     seen = set()
     while stack:
         n = stack.pop()
-        if id(n) in seen:
+        if n in seen:
             continue
-        seen.add(id(n))
-        order.append(n)
+        seen.add(n)
         for e in n.edges:
             m = e[2]
-            deps[id(m)] = deps.get(id(m), 0) + 1
-            if id(m) not in seen:
+            if m in deps:
+                deps[m] += 1
+            else:
+                deps[m] = 1
                 stack.append(m)
-    wanted = None
+    wanted = reach = None
     if inputs is not None:
         wanted = {}
         for k, (n, nr) in enumerate(inputs):
-            wanted.setdefault(id(n), []).append((k, nr))
+            wanted.setdefault(n, []).append((k, nr))
         # Only nodes from which a wanted edge can be reached need to run.
         reach = {}
-        for n in reversed(_topo(order)):
-            reach[id(n)] = id(n) in wanted or any(reach.get(id(e[2]), False) for e in n.edges)
+        for n in reversed(_topo(seen)):
+            reach[n] = n in wanted or any(reach.get(e[2], False) for e in n.edges)
     buffers = {}
     for (n, nr), s in zip(roots, seeds):
-        buf = buffers.setdefault(id(n), [None] * n.n_outputs)
+        buf = buffers.get(n)
+        if buf is None:
+            buf = buffers[n] = [None] * n.n_outputs
         buf[nr] = _add(buf[nr], s)
     results = [None] * (len(inputs) if inputs is not None else 0)
-    ready = [n for (n, _) in roots if deps.get(id(n), 0) == 0]
-    ready_ids = set()
+    # The queue holds (node, its output cotangents); a node's cotangents wait in `buffers`
+    # until its last consumer ran (a node with one consumer gets them directly).
     queue = []
-    for n in ready:
-        if id(n) not in ready_ids:
-            ready_ids.add(id(n))
-            queue.append(n)
+    for n, _ in roots:
+        if n not in deps and all(n is not q for q, _ in queue):
+            queue.append((n, buffers.pop(n, None)))
+    anomaly = STATE.anomaly
+    pop = queue.pop
+    push = queue.append
     with _GradModeFor(create_graph):
         while queue:
-            n = queue.pop()
-            cts = buffers.pop(id(n), [None] * n.n_outputs)
-            if wanted is not None and id(n) in wanted:
-                for k, nr in wanted[id(n)]:
-                    results[k] = cts[nr]
-            if isinstance(n, AccumulateGrad):
+            n, cts = pop()
+            if type(n) is AccumulateGrad:
+                if cts is None or (wanted is not None and n not in wanted):
+                    continue
                 g = cts[0]
                 meta = n.meta
                 if g is not None and meta.hooks:
                     g = _call_hooks(meta.hooks, g)
+                if wanted is not None:
+                    for k, nr in wanted[n]:
+                        results[k] = g
                 if accumulate and g is not None:
                     _accumulate_into(meta, g, create_graph)
                 continue
-            # Hooks and retain_grad of non-leaf outputs see their gradient before the node.
-            for nr, meta in enumerate(n.out_metas):
-                if meta is None or cts[nr] is None:
-                    continue
-                if meta.hooks:
-                    cts[nr] = _call_hooks(meta.hooks, cts[nr])
-                if meta.retains_grad and accumulate:
-                    _accumulate_into(meta, cts[nr], create_graph)
-            runs = any(c is not None for c in cts) and (wanted is None or reach[id(n)])
-            if runs:
-                in_cts = n.apply(cts)
-                if STATE.anomaly:
-                    _check_anomaly(n, in_cts)
-            else:
-                in_cts = [None] * len(n.edges)
+            in_cts = None
+            if cts is not None:
+                # A non-leaf input of autograd.grad gets its gradient as it arrives (before
+                # its hooks, as PyTorch: they apply to what flows on); a leaf's, after them.
+                if wanted is not None:
+                    w = wanted.get(n)
+                    if w is not None:
+                        for k, nr in w:
+                            results[k] = cts[nr]
+                # Hooks and retain_grad of non-leaf outputs see their gradient before the
+                # node does.
+                om = n.out_metas
+                if om is not None:
+                    for nr, meta in enumerate(om):
+                        if meta is None or cts[nr] is None:
+                            continue
+                        if meta.hooks:
+                            cts[nr] = _call_hooks(meta.hooks, cts[nr])
+                        if accumulate and meta.retains_grad:
+                            _accumulate_into(meta, cts[nr], create_graph)
+                if reach is None or reach[n]:
+                    in_cts = n.apply(cts)
+                    if anomaly:
+                        _check_anomaly(n, in_cts)
             if not retain_graph:
                 n.release()
-            for e, ct in zip(n.edges, in_cts):
-                m, nr = e[2], e[3]
-                if ct is not None:
-                    buf = buffers.setdefault(id(m), [None] * m.n_outputs)
-                    buf[nr] = _add(buf[nr], ct)
-                deps[id(m)] -= 1
-                if deps[id(m)] == 0:
-                    queue.append(m)
+            if in_cts is None:
+                for e in n.edges:
+                    m = e[2]
+                    d = deps[m] - 1
+                    deps[m] = d
+                    if d == 0:
+                        push((m, buffers.pop(m, None)))
+            else:
+                for e, ct in zip(n.edges, in_cts):
+                    m = e[2]
+                    d = deps[m] - 1
+                    deps[m] = d
+                    if d == 0 and m not in buffers:
+                        if ct is None:
+                            push((m, None))
+                        elif m.n_outputs == 1:
+                            push((m, [ct]))
+                        else:
+                            buf = [None] * m.n_outputs
+                            buf[e[3]] = ct
+                            push((m, buf))
+                        continue
+                    if ct is not None:
+                        buf = buffers.get(m)
+                        if buf is None:
+                            buf = buffers[m] = [None] * m.n_outputs
+                        nr = e[3]
+                        b = buf[nr]
+                        buf[nr] = ct if b is None else _ns.add(b, ct)
+                    if d == 0:
+                        push((m, buffers.pop(m)))
     return results
 
 
-def _topo(order):
+def _topo(nodes):
     """Nodes in an order where every node comes before the nodes it points to."""
     indeg = {}
-    for n in order:
+    for n in nodes:
         for e in n.edges:
-            indeg[id(e[2])] = indeg.get(id(e[2]), 0) + 1
-    out, queue = [], [n for n in order if indeg.get(id(n), 0) == 0]
+            indeg[e[2]] = indeg.get(e[2], 0) + 1
+    out, queue = [], [n for n in nodes if indeg.get(n, 0) == 0]
     while queue:
         n = queue.pop()
         out.append(n)
         for e in n.edges:
             m = e[2]
-            indeg[id(m)] -= 1
-            if indeg[id(m)] == 0:
+            indeg[m] -= 1
+            if indeg[m] == 0:
                 queue.append(m)
     return out
 
@@ -355,10 +647,12 @@ def detach(v):
         return v._detached() if hasattr(v, "_detached") else v
     if getattr(v, "_ad", None) is None:
         return v
-    return v._view(v.shape, v._strides, 0)
+    return _alias(v)
 
 
 def _check_anomaly(node, cts):
+    if not STATE.anomaly_check_nan:
+        return
     for ct in cts:
         if ct is None:
             continue

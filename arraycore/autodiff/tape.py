@@ -18,6 +18,7 @@ from .state import STATE
 from .tracer import Tracer
 
 Array = _native.Array
+_plain = graph._alias  # a new Array object for the same view, without tape state
 _ns = None
 
 
@@ -42,7 +43,7 @@ def _alias(v, inputs):
     for a in inputs:
         if v is a:
             if isinstance(v, Array):
-                return v._view(v.shape, v._strides, 0)
+                return _plain(v)
             return v._fresh()
     return v
 
@@ -59,9 +60,7 @@ def attach(op, args, kwargs, out, edges, set_meta, inputs=None):
     for i, o in enumerate(outs):
         if isinstance(o, (Array, Tracer)) and o.dtype.kind in "fc":
             o = _alias(o, inputs)
-            m = AutogradMeta(True, node, i)
-            node.out_metas[i] = m
-            o = set_meta(o, m)
+            o = set_meta(o, AutogradMeta(True, node, i))
         new.append(o)
     if not multi:
         return new[0]
@@ -87,30 +86,71 @@ def record(op, args, kwargs, out, tracked):
     """A node for `out`, with one edge per tracked argument leaf (slot, index, value, meta)."""
     edges = []
     for slot, idx, v, m in tracked:
-        n, nr = m.edge()
-        edges.append((slot, idx, n, nr, v.shape, v.dtype))
+        if m.is_view_of is not None:
+            m = _current_view_meta(v, m)
+        fn = m.grad_fn
+        if fn is not None:
+            edges.append((slot, idx, fn, m.output_nr, v.shape, v.dtype))
+        else:
+            n, nr = m.edge()
+            edges.append((slot, idx, n, nr, v.shape, v.dtype))
     if type(out) is Array:  # the common case, without attach's generality
         if out._dtype_code not in _INEXACT_CODES:
             return out
         for a in args:
             if out is a:
-                out = out._view(out.shape, out._strides, 0)
+                out = _plain(out)
                 break
         else:
             for t in tracked:
                 if out is t[2]:
-                    out = out._view(out.shape, out._strides, 0)
+                    out = _plain(out)
                     break
-        node = Node(op, args, kwargs, out, edges, 1)
-        m = node.out_metas[0] = AutogradMeta(True, node, 0)
-        out._ad = m
+        out._ad = AutogradMeta(True, Node(op, args, kwargs, out, edges, 1), 0)
     else:
         out = attach(op, args, kwargs, out, edges, _set_tape_meta,
                      [t[2] for t in tracked] + [a for a in args if type(a) is Array])
     view = op.extra.get("basic_view")
     if view is not None and view(args) and getattr(out, "_ad", None) is not None:
-        out._ad.is_view_of = (args[0], args[1])
+        out._ad.is_view_of = _view_of(args[0], args[1], out)
     return out
+
+
+class _ViewOf(tuple):
+    """(base, key) of a basic view of a recorded array, with the base's meta when the view's
+    history was made (`.base_meta`)."""
+
+
+def _view_of(base, key, view):
+    v = _ViewOf((base, key))
+    v.base_meta = getattr(base, "_ad", None)
+    return v
+
+
+def _current_view_meta(v, m):
+    """The meta of view `v`, made again as a view of its base's current history when the
+    base got a new history (an in-place write into the base, or through another view of it)
+    since the view's history was made: PyTorch regenerates such a view's grad_fn; keeping the
+    old one would give a silently wrong gradient.  (A write through `v` itself rebases `v`
+    and then its base: `v`'s history stays valid, and is regenerated equivalently.)"""
+    view_of = m.is_view_of
+    if type(view_of) is not _ViewOf or getattr(view_of[0], "_ad", None) is view_of.base_meta:
+        return m
+    base, key = view_of
+    from .._core.op_table import OPS
+    new = OPS["getitem"].public(base, key)
+    nm = getattr(new, "_ad", None)
+    if nm is None or not nm.requires_grad or type(nm.is_view_of) is not _ViewOf:
+        raise RuntimeError(
+            "a view of an array was used after its base was modified in place, and its "
+            "history cannot be regenerated from the base's; use the base (or take the view "
+            "again) after the in-place write")
+    nm.hooks = m.hooks
+    nm.retains_grad = m.retains_grad
+    if nm.hooks or nm.retains_grad:
+        graph.link_output_meta(nm)
+    v._ad = nm
+    return nm
 
 
 def _inexact_codes():
@@ -216,6 +256,7 @@ def retain_grad(x):
                            "requires_grad=False")
     if m.grad_fn is not None:
         m.retains_grad = True
+        graph.link_output_meta(m)
     return None
 
 
@@ -244,6 +285,8 @@ def register_hook(x, hook):
         m.hooks = {}
     k = next(_HOOK_IDS)
     m.hooks[k] = hook
+    if m.grad_fn is not None:
+        graph.link_output_meta(m)
     return RemovableHandle(m.hooks, k)
 
 
@@ -270,10 +313,15 @@ def _root_edges(outputs, grad_outputs, who):
         if m is None or not m.requires_grad:
             raise RuntimeError(f"{who}: element {len(roots)} of tensors does not require "
                                "grad and does not have a grad_fn")
+        if m.is_view_of is not None:
+            m = _current_view_meta(o, m)
         if g is None:
             if o.size != 1:
                 raise RuntimeError(f"{who}: grad can be implicitly created only for scalar "
                                    f"outputs, got shape {o.shape}")
+            if o.dtype.kind == "c":
+                raise RuntimeError(f"{who}: grad can be implicitly created only for real "
+                                   f"scalar outputs, got {o.dtype}")
             g = _ns.ones_like(graph.detach(o))
         elif isinstance(g, (int, float, complex)):
             g = _ns.full_like(graph.detach(o), g)

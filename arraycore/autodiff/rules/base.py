@@ -22,6 +22,7 @@ from __future__ import annotations
 import dis
 
 from .. import batching as _b
+from ...native import _native
 
 xp = None  # the arraycore namespace (set by install)
 
@@ -34,8 +35,22 @@ def used_params(fn):
     return [p for p in params if p in loaded]
 
 
+def _complex_codes():
+    from ..._core import dtypes as _dt
+    return frozenset(d.code for d in _dt.ALL_DTYPES if d.kind == "c")
+
+
+_Array = _native.Array
+_COMPLEX_CODES = _complex_codes()
+
+
 def _is_complex(v):
-    return hasattr(v, "dtype") and v.dtype.kind == "c" or type(v) is complex
+    t = type(v)
+    if t is _Array:  # the common case, without the dtype object
+        return v._dtype_code in _COMPLEX_CODES
+    if t is float or t is int:
+        return False
+    return hasattr(v, "dtype") and v.dtype.kind == "c" or t is complex
 
 
 def _conj_if_complex(d, *like):
@@ -69,6 +84,8 @@ def define(op, jvp=None, vjp=None, batch=None, saves=None):
         op.batch = batch
     if saves is not None:
         op.extra["saves"] = tuple(saves)
+        op.extra.pop("_saves_info", None)  # graph._saves_for's cache
+        op.extra.pop("saves_by_slot", None)
     op.nondiff = False
 
 
@@ -143,7 +160,11 @@ def define_unary(op, d):
 
     def vjp(g, args, kwargs, out, needs):
         x = args[0]
-        return {0: g * _conj_if_complex(d(x, out), x)}
+        dx = d(x, out)
+        if type(x) is _Array and x._dtype_code not in _COMPLEX_CODES and \
+                type(dx) is _Array and dx._dtype_code not in _COMPLEX_CODES:
+            return {0: g * dx}
+        return {0: g * _conj_if_complex(dx, x)}
 
     define(op, jvp, vjp, elementwise_batch(op), saves)
 
@@ -154,7 +175,8 @@ def define_binary(op, d1, d2):
         n = used_params(d)
         return ([0] if "x1" in n else []) + ([1] if "x2" in n else []) + \
             (["out"] if "y" in n else [])
-    saves = sorted(set(saves_of(d1)) | set(saves_of(d2)), key=str)
+    s1, s2 = saves_of(d1), saves_of(d2)
+    saves = sorted(set(s1) | set(s2), key=str)
 
     def jvp(args, kwargs, t, out):
         x1, x2 = args
@@ -171,6 +193,9 @@ def define_binary(op, d1, d2):
         return res
 
     define(op, jvp, vjp, elementwise_batch(op), saves)
+    # A node evaluates only the derivatives of the inputs it has edges for, so it keeps (and
+    # version-checks) only what those read: `x * c` saves c, not x (graph._saves_for).
+    op.extra["saves_by_slot"] = {0: tuple(s1), 1: tuple(s2)}
 
 
 def define_linear_elementwise(op, transpose):
