@@ -112,3 +112,39 @@ def test_anomaly_trace_has_user_frames_only():
     assert trace
     assert not any(pkg in line for line in trace)
     assert "test_anomaly_trace_has_user_frames_only" in trace[-1]
+
+
+class _Cube(ac.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x * x * x
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0], output)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        return g * 3.0 * y / x
+
+
+def test_function_graph_is_freed_by_reference_counting():
+    """An autograd.Function node that saves its output keeps no meta of it either."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        x = _leaf()
+        y = _Cube.apply(x)
+        w = weakref.ref(y.grad_fn)
+        del y
+        assert w() is None
+        y = _Cube.apply(x)
+        (g,) = ac.autograd.grad(ac.sum(y), x, create_graph=True)  # double backward
+        np.testing.assert_allclose(np.asarray(g), 3 * np.asarray(x.detach()) ** 2)
+        wg = weakref.ref(g.grad_fn)
+        del y, g
+        assert wg() is None
+    finally:
+        if was:
+            gc.enable()

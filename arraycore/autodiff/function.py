@@ -471,7 +471,7 @@ def _attach(F, ctx, args, out, edges, set_meta, tape):
         if _is_inexact(o) and not ctx._is_non_diff(o):
             o2 = _fresh_alias(o, args)
             m = AutogradMeta(True, node, i)
-            node.out_metas[i] = m
+            node.diff_out[i] = True  # (not the meta itself: no node <-> meta cycle)
             o2 = set_meta(o2, m)
         else:
             o2 = o
@@ -520,7 +520,8 @@ class FunctionNode(Node):
     """The backward node of one Function call at one level: runs the user's backward with
     the context of that level."""
 
-    __slots__ = ("fn", "ctx", "n_inputs", "input_is_array", "out_info", "out_views")
+    __slots__ = ("fn", "ctx", "n_inputs", "input_is_array", "out_info", "out_views",
+                 "diff_out")
 
     def __init__(self, F, ctx, n_inputs, input_is_array, outs, edges, tape):
         self.op = F._op
@@ -534,7 +535,8 @@ class FunctionNode(Node):
         self.edges = edges
         self.n_outputs = len(outs)
         self.multi = len(outs) > 1
-        self.out_metas = [None] * len(outs)
+        self.out_metas = None  # graph.link_output_meta: hooks / retain_grad of outputs
+        self.diff_out = [False] * len(outs)  # which outputs got a meta (differentiable)
         self.saved = ()
         self.released = False
         self.pre_hooks = None
@@ -548,10 +550,11 @@ class FunctionNode(Node):
         """A saved output: with its tape state back while a graph is being built
         (create_graph=True), so double backward flows through it."""
         o = self.out_views[i]
-        m = self.out_metas[i]
-        if m is not None and STATE.grad_enabled:
-            o = o._view(o.shape, o._strides, 0) if type(o) is Array else o._fresh()
-            o._ad = m
+        if self.diff_out[i] and STATE.grad_enabled:
+            # A fresh meta on this node's output i (graph.Node._recorded_outputs does the
+            # same): the node keeps no meta of its outputs (Note [No reference cycles]).
+            o = _native.alias(o) if type(o) is Array else o._fresh()
+            o._ad = AutogradMeta(True, self, i)
         return o
 
     def release(self):
