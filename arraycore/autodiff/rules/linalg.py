@@ -104,7 +104,11 @@ def _matmul_batch(args, kwargs, dims, size):
     if b1 is None:
         x2b = _b.to_front(x2, b2)
         if x2b.ndim == 2:
-            # Per-example vectors: the batch is the columns of one matrix.
+            # Per-example vectors: one gemm, the batch as the rows of x2b @ x1^T (batch axis
+            # in front, where the next elementwise op wants it) or, when x1 has batch
+            # dimensions of its own, as the columns of x1 @ x2b^T.
+            if x1.ndim == 2:
+                return xp.matmul(x2b, xp.matrix_transpose(x1)), 0
             out = xp.matmul(x1, xp.matrix_transpose(x2b))
             return out, out.ndim - 1
         if x1.ndim == 2 and x2b.ndim == 3:
