@@ -205,21 +205,25 @@ def _like(who, x, dtype, device):
 
 
 def empty_like(x, /, *, dtype=None, device=None):
+    """An uninitialized array with x's shape (and dtype unless given).  >>> ac.empty_like(ac.ones(3)).shape"""
     shape, dtype = _like("empty_like", x, dtype, device)
     return _native.empty(shape, dtype.code)
 
 
 def zeros_like(x, /, *, dtype=None, device=None):
+    """Zeros with x's shape (and dtype unless given).  >>> ac.zeros_like(ac.ones(3))"""
     shape, dtype = _like("zeros_like", x, dtype, device)
     return _native.full(shape, 0, dtype.code)
 
 
 def ones_like(x, /, *, dtype=None, device=None):
+    """Ones with x's shape (and dtype unless given).  >>> ac.ones_like(ac.zeros((2, 2)))"""
     shape, dtype = _like("ones_like", x, dtype, device)
     return _native.full(shape, 1, dtype.code)
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
+    """`fill_value` with x's shape (and dtype unless given).  >>> ac.full_like(ac.zeros(3), 7.0)"""
     shape, dtype = _like("full_like", x, dtype, device)
     if type(fill_value) not in _SCALARS:
         raise TypeError(f"full_like: fill_value must be a Python scalar, got "

@@ -92,9 +92,8 @@ PyObject* call_translating(F&& f) noexcept {
   } catch (py::builtin_exception& e) {
     e.set_error();
     return nullptr;
-  } catch (const std::bad_alloc&) {
-    PyErr_NoMemory();
-    return nullptr;
+  } catch (const std::bad_alloc& e) {
+    return fail(PyExc_MemoryError, e.what());  // (pybind11's message: "std::bad_alloc")
   } catch (const std::exception& e) {
     return fail(PyExc_RuntimeError, e.what());
   }
