@@ -7,8 +7,8 @@
 The first three cases are bench_autodiff.py's small cases (the targets: `x + y` on 8
 float64 at most NumPy's time, the chain of 100 ops on 16 float32 at most NumPy's,
 `zeros((8,))` at most 1.5x); the others split the chain into its parts (an array times a
-Python scalar, a unary function) and cover the other creation functions, so that a
-regression shows which path it is on.
+Python scalar, a unary function) and cover the other creation functions (the *_like ones
+included), so that a regression shows which path it is on.
 """
 import os
 import sys
@@ -69,6 +69,8 @@ def build_cases(quick: bool = False):
         _creation("empty((8,))", lambda m: m.empty((8,))),
         _creation("full((8,), 2.0)", lambda m: m.full((8,), 2.0)),
         _creation("zeros((4, 4), float32)", lambda m: m.zeros((4, 4), dtype=m.float32)),
+        _case("zeros_like(y), 16 float32", lambda m, y: lambda: m.zeros_like(y)),
+        _case("full_like(y, 2.0), 16 float32", lambda m, y: lambda: m.full_like(y, 2.0)),
     ]
 
 
