@@ -153,7 +153,12 @@ def make_public(op, impl):
         # path in front of `public`.  It only takes plain arrays (no instance dict, so no tape
         # state; tracers are not Arrays) and weak Python scalars, for which `public` would
         # call `impl` and compute the same thing; every other call goes to `public`.
-        fast = _native.fast_function(impl.kind, impl.kernel, impl.mask, public, wrapped=impl)
+        # Behind it, the native tape (Note [The native tape], bind_autodiff.cpp): the calls
+        # on arrays with tape state that it can record natively (ops with a native
+        # derivative program, rules/elementwise.py NATIVE); every other call goes to
+        # `public`.
+        taped = _native.taped_function(op, impl.kernel, impl.mask, public)
+        fast = _native.fast_function(impl.kind, impl.kernel, impl.mask, taped, wrapped=impl)
         fast.__module__ = "arraycore"
         return fast
     return public

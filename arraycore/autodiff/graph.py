@@ -499,6 +499,13 @@ def run_backward(roots, seeds, *, inputs=None, retain_graph=False, create_graph=
     edges) the cotangents arriving at those edges are returned instead (`autograd.grad`),
     after the hooks registered on those inputs ran (as in PyTorch).
     """
+    if inputs is None and accumulate and not create_graph and not STATE.anomaly and \
+            _NATIVE_ENGINE:
+        # The same loop in C++ (Note [The native tape], bind_autodiff.cpp): native programs
+        # for the elementwise nodes that have one, _native_step / _native_leaf for the rest.
+        with _GradModeFor(False):
+            _native.tape_backward([tuple(r) for r in roots], list(seeds), bool(retain_graph))
+        return []
     # Which nodes take part, and how many consumers each has among them.
     deps = {}
     stack = [n for (n, _) in roots]
@@ -614,6 +621,49 @@ def run_backward(roots, seeds, *, inputs=None, retain_graph=False, create_graph=
                     if d == 0:
                         push((m, buffers.pop(m)))
     return results
+
+
+def _native_step(n, cts):
+    """The native engine's Python part for a node without a native program (or with hooks
+    or retain_grad on an output): run_backward's loop body for it (inputs=None,
+    accumulate=True, create_graph=False, no anomaly mode)."""
+    om = n.out_metas
+    if om is not None:
+        for nr, meta in enumerate(om):
+            if meta is None or cts[nr] is None:
+                continue
+            if meta.hooks:
+                cts[nr] = _call_hooks(meta.hooks, cts[nr])
+            if meta.retains_grad:
+                _accumulate_into(meta, cts[nr], False)
+    return n.apply(cts)
+
+
+def _native_leaf(n, cts):
+    """The native engine's Python part for an AccumulateGrad node."""
+    g = cts[0]
+    meta = n.meta
+    if g is not None and meta.hooks:
+        g = _call_hooks(meta.hooks, g)
+    if g is not None:
+        _accumulate_into(meta, g, False)
+
+
+_NATIVE_ENGINE = False
+
+
+def install_native():
+    """Hands the native tape (bind_autodiff.cpp) the classes and helpers it works with;
+    called once the namespace is set."""
+    global _NATIVE_ENGINE
+    setup = getattr(_native, "tape_setup", None)
+    if setup is None:
+        return
+    setup({"Node": Node, "AutogradMeta": AutogradMeta, "AccumulateGrad": AccumulateGrad,
+           "versions": _VERSIONS, "numbers": _NUMBERS, "freed": _FREED, "shapes": "shapes",
+           "state": STATE, "step": _native_step, "leaf": _native_leaf,
+           "fit": fit_cotangent, "add": _ns.add, "check": versions.check})
+    _NATIVE_ENGINE = True
 
 
 def _topo(nodes):

@@ -74,6 +74,53 @@ LINEAR = {
 
 ZERO = ["ceil", "floor", "trunc", "round", "floor_divide"]
 
+# Native programs of the rules above (Note [The native tape], bind_autodiff.cpp): for real
+# arrays of one dtype (and weak Python scalars), the kernel calls the rule makes, in its
+# order and with its operands, so native and Python gradients are the same bits.  Per input
+# slot, steps (op, operand[, operand]) on "g" (the output's cotangent), "x0", "x1" (the
+# arguments), "y" (the output), "t<k>" (step k's result) or a Python number; the last
+# step's result (g itself for no steps) is the cotangent.  Unary entries list the steps of
+# the derivative d; `g * d` is appended.  Any other value (complex, mixed dtypes, tracers,
+# create_graph=True, ...) runs the Python rule.
+_SQRT_1MXX = [("multiply", "x0", "x0"), ("subtract", 1, "t0"), ("sqrt", "t1")]
+NATIVE_UNARY = {
+    "square": [("multiply", 2, "x0")],
+    "reciprocal": [("multiply", "y", "y"), ("negative", "t0")],
+    "exp": [],  # d = y
+    "expm1": [("add", "y", 1)],
+    "log": [("divide", 1, "x0")],
+    "log1p": [("add", "x0", 1), ("divide", 1, "t0")],
+    "log2": [("multiply", "x0", _LN2), ("divide", 1, "t0")],
+    "log10": [("multiply", "x0", _LN10), ("divide", 1, "t0")],
+    "sqrt": [("divide", 0.5, "y")],
+    "sin": [("cos", "x0")],
+    "cos": [("sin", "x0"), ("negative", "t0")],
+    "tan": [("multiply", "y", "y"), ("add", 1, "t0")],
+    "asin": _SQRT_1MXX + [("divide", 1, "t2")],
+    "acos": _SQRT_1MXX + [("divide", -1, "t2")],
+    "atan": [("multiply", "x0", "x0"), ("add", 1, "t0"), ("divide", 1, "t1")],
+    "sinh": [("cosh", "x0")],
+    "cosh": [("sinh", "x0")],
+    "tanh": [("multiply", "y", "y"), ("subtract", 1, "t0")],
+    "asinh": [("multiply", "x0", "x0"), ("add", "t0", 1), ("sqrt", "t1"), ("divide", 1, "t2")],
+    "acosh": [("subtract", "x0", 1), ("sqrt", "t0"), ("add", "x0", 1), ("sqrt", "t2"),
+              ("multiply", "t1", "t3"), ("divide", 1, "t4")],
+    "atanh": [("multiply", "x0", "x0"), ("subtract", 1, "t0"), ("divide", 1, "t1")],
+}
+NATIVE = {
+    "multiply": {0: [("multiply", "g", "x1")], 1: [("multiply", "g", "x0")]},
+    "divide": {0: [("divide", 1, "x1"), ("multiply", "g", "t0")],
+               1: [("negative", "y"), ("divide", "t0", "x1"), ("multiply", "g", "t1")]},
+    "positive": {0: []},
+    "negative": {0: [("negative", "g")]},
+    "add": {0: [], 1: []},
+    "subtract": {0: [], 1: [("negative", "g")]},
+}
+for _name, _steps in NATIVE_UNARY.items():
+    _d = f"t{len(_steps) - 1}" if _steps else "y"
+    NATIVE[_name] = {0: _steps + [("multiply", "g", _d)]}
+del _name, _steps, _d
+
 
 def _float_like(mask, like):
     """A bool mask as 0/1 in the dtype of `like` (an array or a Python number)."""
@@ -248,8 +295,31 @@ def install():
     _real_rules(OPS["real"])
     _imag_rules(OPS["imag"])
     _clip_rules(OPS["clip"])
+    _install_native()
     for name, op in OPS.items():
         if op.family == "elementwise" and op.jvp is None and not op.nondiff:
             # Integer/bool results (comparisons, logical, bitwise, classification).
             if op.result == "bool" or op.accepts in ("bool", "integral", "integer or boolean"):
                 define_nondiff(op, elementwise_batch(op))
+
+
+def _install_native():
+    """Registers the NATIVE programs with the native tape (bind_autodiff.cpp)."""
+    from ...native import _native
+    from ..._core import dtypes as _dt
+    from .. import graph
+    if getattr(_native, "tape_rule", None) is None:
+        return
+    graph.install_native()
+
+    def step(s):
+        op = OPS[s[0]]
+        return (_native.kernel(op.kernel), _dt.category_mask(op.accepts)) + tuple(s[1:])
+
+    for name, progs in NATIVE.items():
+        op = OPS[name]
+        # What a Node of op saves for edges on {0}, {1}, {0, 1} (graph._saves_for).
+        saves = {k: graph._saves_for(op, [(s, None) for s in slots])
+                 for k, slots in ((0, (0,)), (1, (1,)), ((0, 1), (0, 1)))}
+        _native.tape_rule(op, op.vjp, saves,
+                          {slot: [step(s) for s in steps] for slot, steps in progs.items()})
