@@ -148,3 +148,13 @@ def test_function_graph_is_freed_by_reference_counting():
     finally:
         if was:
             gc.enable()
+
+
+def test_mT_and_T_keep_the_history():
+    x = _leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    w = np.arange(6.0).reshape(3, 2)
+    for y in (x.mT, x.T):
+        assert y.requires_grad and y.grad_fn is not None
+        x.grad = None
+        ac.sum(y * ac.asarray(w)).backward()
+        np.testing.assert_array_equal(np.asarray(x.grad), w.T)

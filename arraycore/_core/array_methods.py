@@ -305,6 +305,10 @@ def _to_device(self, device, /, *, stream=None):
 def _mT(self):
     if self.ndim < 2:
         raise ValueError(f"mT: needs an array of at least 2 dimensions, got {self.ndim}")
+    if _native.any_traced(self):
+        # Tape state (or a buffer standing for a transform's value): the recorded op, so the
+        # history is kept (a bare view would silently drop it).
+        return OPS["matrix_transpose"].public(self)
     shape, strides = list(self.shape), list(self._strides)
     shape[-1], shape[-2] = shape[-2], shape[-1]
     strides[-1], strides[-2] = strides[-2], strides[-1]
