@@ -422,24 +422,31 @@ def _scalar_output_checks(outputs, is_out_tuple, fn_name):
                            "contain a single element")
 
 
+def _first_derivative(func, inputs, v, create_graph, strict, who):
+    """The common start of vhp and hvp (call with grad enabled): checked inputs and v, the
+    scalar output, and its gradient recorded for differentiating again."""
+    is_in_tuple, inputs = _as_tuple(inputs, "inputs", who)
+    inputs = _preprocess(inputs, create_graph, need_graph=True)
+    if v is not None:
+        _, v = _as_tuple(v, "v", who)
+        v = _preprocess(v, create_graph, need_graph=False)
+        _validate_v(v, inputs, is_in_tuple)
+    else:
+        _need_v(v, inputs, "the input to the user-provided function is")
+    outputs = func(*inputs)
+    is_out_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", who)
+    _check_requires_grad(outputs, "outputs", strict)
+    _scalar_output_checks(outputs, is_out_tuple, who)
+    jac = _grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict)
+    return is_in_tuple, inputs, v, is_out_tuple, outputs, jac
+
+
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T H) for a function with one scalar output."""
     with enable_grad():
-        is_in_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _preprocess(inputs, create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "vhp")
-            v = _preprocess(v, create_graph, need_graph=False)
-            _validate_v(v, inputs, is_in_tuple)
-        else:
-            _need_v(v, inputs, "the input to the user-provided function is")
-        outputs = func(*inputs)
-        is_out_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                          "vhp")
-        _check_requires_grad(outputs, "outputs", strict)
-        _scalar_output_checks(outputs, is_out_tuple, "vhp")
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        is_in_tuple, inputs, v, is_out_tuple, outputs, jac = _first_derivative(
+            func, inputs, v, create_graph, strict, "vhp")
     with set_grad_enabled(True if create_graph else STATE.grad_enabled):
         res = _grad(jac, inputs, v, create_graph=create_graph)
         res = _fill_in_zeros(res, inputs, strict, create_graph, "double_back")
@@ -451,21 +458,8 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H v) for a function with one scalar output (double backward trick)."""
     xp = _xp()
     with enable_grad():
-        is_in_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _preprocess(inputs, create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "hvp")
-            v = _preprocess(v, create_graph, need_graph=False)
-            _validate_v(v, inputs, is_in_tuple)
-        else:
-            _need_v(v, inputs, "the input to the user-provided function is")
-        outputs = func(*inputs)
-        is_out_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                          "hvp")
-        _check_requires_grad(outputs, "outputs", strict)
-        _scalar_output_checks(outputs, is_out_tuple, "hvp")
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        is_in_tuple, inputs, v, is_out_tuple, outputs, jac = _first_derivative(
+            func, inputs, v, create_graph, strict, "hvp")
         grad_jac = tuple(xp.zeros_like(graph.detach(x)).requires_grad_() for x in inputs)
         double_back = _grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict)
