@@ -748,6 +748,17 @@ def _build():
 
 _build()
 
+# Families whose metadata lives in a file of its own (tests/autodiff_op_info_<family>.py, each
+# with a `build(add)` that adds its OpInfo entries through `add`).
+for _fam in ("linalg", "fft"):
+    try:
+        _mod = __import__(f"autodiff_op_info_{_fam}")
+    except ModuleNotFoundError as _e:
+        if _e.name != f"autodiff_op_info_{_fam}":
+            raise
+        continue
+    _mod.build(_add)
+
 # A representative subset run by default against JAX (every family, real and complex, the
 # tricky cases: broadcasting, kinks kept away from, zeros in products, repeated indices,
 # list arguments, multiple outputs); the slow run covers every op.

@@ -10,7 +10,7 @@ import pytest
 
 import arraycore as ac
 from arraycore._core import dtypes as D
-from arraycore._core.op_table import OPS
+from arraycore._core.op_table import OPS, home_module
 from arraycore.native import _native
 
 from op_info import ELEMENTWISE, reference
@@ -96,8 +96,9 @@ def test_every_op_is_public_and_documented(op):
     if op.family == "array_method":
         assert hasattr(ac.Array, f"__{op.name}__"), op.name
         return
-    assert op.name in ac.__all__, f"{op.name} is in the op table but not exported"
-    assert getattr(ac, op.name).__doc__, op.name
+    home = home_module(ac, op)
+    assert op.name in home.__all__, f"{op.name} is in the op table but not exported"
+    assert getattr(home, op.name).__doc__, op.name
 
 
 def test_reference_module_is_numpy_2():

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-__all__ = ["OpDef", "TestInfo", "OPS", "register", "get_op"]
+__all__ = ["OpDef", "TestInfo", "OPS", "register", "get_op", "home_module"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,8 @@ class OpDef:
     bilinear: linear in each of its two array inputs separately (matmul, tensordot, vecdot):
         the jvp op(t1, x2) + op(x1, t2) is generated from this flag.
     jvp / vjp / batch: derivative and batching rules, filled in by the autodiff layer.
+    namespace: "" for the main namespace, else the extension module the public function lives
+        in ("linalg" -> arraycore.linalg.<name>, "fft" -> arraycore.fft.<name>).
     """
 
     name: str
@@ -67,6 +69,7 @@ class OpDef:
     vjp: Optional[Callable] = None
     batch: Optional[Callable] = None
     family: str = "elementwise"
+    namespace: str = ""
     extra: dict = field(default_factory=dict)
     # Set by the autodiff layer (arraycore/autodiff/install.py): integer/bool results or a
     # derivative that is zero everywhere it exists; the plain implementation (arrays only);
@@ -92,3 +95,9 @@ def register(op: OpDef) -> OpDef:
 
 def get_op(name: str) -> OpDef:
     return OPS[name]
+
+
+def home_module(ns, op: OpDef):
+    """The module object holding op's public function: the namespace `ns` itself or its
+    extension module named by `op.namespace` (ns.linalg, ns.fft)."""
+    return getattr(ns, op.namespace) if op.namespace else ns

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 
 from .._core import indexing as _indexing
-from .._core.op_table import OPS
+from .._core.op_table import OPS, home_module
 from ..native import _native
 from . import batching, dispatch, graph, inplace, jvp, tape, tracer, versions
 from .dispatch import make_public
@@ -39,12 +39,13 @@ def install_namespace(ns):
     for name, op in OPS.items():
         if op.family == "array_method":
             continue
-        impl = getattr(ns, name, None)
+        home = home_module(ns, op)
+        impl = getattr(home, name, None)
         if impl is None:
             continue
         op.impl = impl
         op.public = make_public(op, impl)
-        setattr(ns, name, op.public)
+        setattr(home, name, op.public)
     _install_array_method_ops(ns)
     install_all(ns)
     _install_creation(ns)
