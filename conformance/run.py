@@ -5,8 +5,9 @@
 
 The suite needs its `array-api` submodule (the standard's stubs): pass a checkout of
 data-apis/array-api with --array-api when the suite's checkout lacks it.  The run uses
-ARRAY_API_TESTS_VERSION=2025.12, skips the tests listed in conformance/skips.txt (each with its
-reason), and disables the linalg and fft extensions until arraycore has them.  arraycore must be
+ARRAY_API_TESTS_VERSION=2025.12 and skips the tests listed in conformance/skips.txt (each with its
+reason).  The whole suite runs, the linalg and fft extensions included; `--disable-extension
+linalg` (the suite's own option) leaves one out while working on it.  arraycore must be
 importable (installed, or on PYTHONPATH for the in-place developer build).
 """
 
@@ -19,8 +20,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SKIPS = os.path.join(HERE, "skips.txt")
-# Extensions arraycore does not provide yet: the suite would fail every test of them.
-DISABLED_EXTENSIONS = ["linalg", "fft"]
 
 
 def main(argv=None) -> int:
@@ -48,11 +47,16 @@ def main(argv=None) -> int:
         else ["array_api_tests"]
     # test_has_names does not honour --disable-extension: deselect its parameters for the
     # disabled extensions too (the ids look like test_has_names[linalg-cholesky]).
-    not_disabled = "not (test_has_names and (" + " or ".join(DISABLED_EXTENSIONS) + "))"
+    disabled, taking = [], False
+    for a in pytest_args:  # the option takes one or more names
+        taking = (a == "--disable-extension") or (taking and not a.startswith("-"))
+        if taking and a != "--disable-extension":
+            disabled.append(a)
+    select = ["-k", "not (test_has_names and (" + " or ".join(disabled) + "))"] \
+        if disabled else []
     cmd = [sys.executable, "-m", "pytest", *targets, "-p", "no:cacheprovider",
            "--max-examples", str(args.max_examples), "--skips-file", SKIPS,
-           "--disable-extension", *DISABLED_EXTENSIONS, "-k", not_disabled,
-           "-q", "-rfE", *pytest_args]
+           *select, "-q", "-rfE", *pytest_args]
     print("+", " ".join(cmd), flush=True)
     return subprocess.call(cmd, cwd=suite, env=env)
 
