@@ -12,6 +12,7 @@ import math
 
 from ..native import _native
 from . import dtypes as _dt
+from . import numpy_scalars as _np_scalars
 from .device import CPU, as_device
 from .formatting import format_array
 from .indexing import basic_view, getitem, setitem_advanced, _is_basic
@@ -37,15 +38,20 @@ def install(ns) -> None:
     def binop(fname):
         f = getattr(ns, fname)
 
+        # NumPy scalars and NumPy arrays are arrays of their dtype here (NEP 50): NumPy's
+        # own operators defer to these (__array_priority__ below), so `np.float64(2) * x`
+        # and `np.ones(3) + x` are arraycore arrays too.
         def method(self, other):
             if type(other) in _SCALARS or isinstance(other, Array):
                 return f(self, other)
-            return NotImplemented
+            other = _np_operator_operand(other)
+            return NotImplemented if other is None else f(self, other)
 
         def reflected(self, other):
             if type(other) in _SCALARS or isinstance(other, Array):
                 return f(other, self)
-            return NotImplemented
+            other = _np_operator_operand(other)
+            return NotImplemented if other is None else f(other, self)
 
         return method, reflected
 
@@ -56,7 +62,9 @@ def install(ns) -> None:
 
         def method(self, other):
             if not (type(other) in _SCALARS or isinstance(other, Array)):
-                return NotImplemented
+                other = _in_place_operand(other)
+                if other is None:
+                    return NotImplemented
             if type(other) in _SCALARS:
                 dtype = _dt.promote_with_scalar(self.dtype, other)
             else:
@@ -92,6 +100,12 @@ def install(ns) -> None:
                           ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")]:
         if hasattr(ns, fname):
             _install_fast(A, f"__{dunder}__", fname, binop(fname)[0])
+    # NumPy's operators (ndarray and NumPy scalars: `np.float64(2) * x`, `np.ones(3) < x`)
+    # return NotImplemented for an operand of higher priority, so Python calls the Array's
+    # reflected operator (PyTorch's choice).  __array_ufunc__ stays undefined: NumPy
+    # functions called explicitly (np.add(x, 1), np.exp(x)) read the array zero-copy through
+    # __array__ and return NumPy arrays, as for JAX arrays (docs/architecture.md).
+    A.__array_priority__ = 1000.0
     A.__hash__ = None  # == is elementwise, so arrays are unhashable (as in NumPy and JAX)
 
     if hasattr(ns, "matmul"):
@@ -131,6 +145,20 @@ _SLOT_NAMES = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "t
                "xor": "xor", "lshift": "lshift", "rshift": "rshift"}
 
 
+def _np_operator_operand(other):
+    return _np_scalars.operator_operand(other)
+
+
+def _in_place_operand(other):
+    """The right operand of `x op= other` when it comes from NumPy: a NumPy scalar by its
+    value (a Python scalar: `x32 *= np.float64(0.5)` keeps float32, as NumPy's in-place
+    operators do), a NumPy array as an arraycore array; None otherwise."""
+    v = _np_scalars.value(other)
+    if v is not None:
+        return v
+    return _np_scalars.operator_operand(other)
+
+
 def _install_slot(cls, dunder, fname, forward, reflected):
     """C number slot (nb_add, ...) with a kernel fast path; see bind_number_slots.cpp.
 
@@ -149,6 +177,13 @@ def _install_fast(cls, dunder, fname, fallback):
                                 _dt.category_mask(op.accepts), fallback)
 
 
+def _matmul_operand(other):
+    """A NumPy array operand of `@` as an arraycore array (NumPy's `@` defers to Array's, see
+    __array_priority__); None for anything else, scalars included (matmul takes arrays)."""
+    np_scalar = _np_scalars.is_numpy_scalar(other)
+    return None if np_scalar else _np_scalars.operator_operand(other)
+
+
 def _install_matmul(cls, ns):
     """`@`, reflected `@` and `@=` (matmul takes arrays only: anything else is NotImplemented,
     so Python raises TypeError).  `x @= y` needs the result to keep x's dtype (TypeError) and
@@ -156,14 +191,24 @@ def _install_matmul(cls, ns):
     matmul = ns.matmul
 
     def forward(self, other):
-        return matmul(self, other) if isinstance(other, Array) else NotImplemented
+        if not isinstance(other, Array):
+            other = _matmul_operand(other)
+            if other is None:
+                return NotImplemented
+        return matmul(self, other)
 
     def reflected(self, other):
-        return matmul(other, self) if isinstance(other, Array) else NotImplemented
+        if not isinstance(other, Array):
+            other = _matmul_operand(other)
+            if other is None:
+                return NotImplemented
+        return matmul(other, self)
 
     def inplace(self, other):
         if not isinstance(other, Array):
-            return NotImplemented
+            other = _matmul_operand(other)
+            if other is None:
+                return NotImplemented
         d1, d2 = self.dtype, other.dtype
         if d1.kind in "iufc" and d2.kind in "iufc" and _dt.promote_types(d1, d2) is not d1:
             raise TypeError(f"matmul: in-place result would have dtype "
@@ -237,6 +282,7 @@ def _iter(self):
 
 
 def _setitem(self, key, value):
+    value = _stored_value(value)
     if not _is_basic(key):
         return _setitem_advanced(self, key, value)
     view = basic_view(self, key, "__setitem__")
@@ -244,6 +290,15 @@ def _setitem(self, key, value):
         view._fill(value)
     else:
         view._copy_from(value)
+
+
+def _stored_value(value):
+    """A NumPy scalar stored into an array counts as its value (a Python scalar of its kind,
+    see numpy_scalars.py); anything else is returned as it is."""
+    if type(value) in _SCALARS or isinstance(value, Array):
+        return value
+    v = _np_scalars.value(value)
+    return value if v is None else v
 
 
 def _check_stored_value(d, value):
@@ -265,6 +320,7 @@ def _check_stored_value(d, value):
 
 def _setitem_advanced(self, key, value):
     """x[int arrays / masks] = value: the same dtype rules as basic assignment."""
+    value = _stored_value(value)
     if _check_stored_value(self.dtype, value):
         value = _native.from_scalar(value, self.dtype.code)
     setitem_advanced(self, key, value)

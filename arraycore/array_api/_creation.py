@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping as _Mapping
 
 from .._core import dtypes as _dt
+from .._core import numpy_scalars as _np_scalars
 from .._core.device import as_device
 from ..native import _native
 from ._validation import check_array, check_dtype, check_int, check_shape, scalar_dtype
@@ -182,10 +183,13 @@ def full(shape, fill_value, *, dtype=None, device=None):
     as_device(device, "full")
     if isinstance(fill_value, Array):
         fill_value = fill_value._item()
+    # A NumPy scalar fills with its value; its dtype is the default (np.full's rule).
+    scalar_type = _np_scalars.dtype_of(fill_value)
+    fill_value = _np_value(fill_value)
     if type(fill_value) not in _SCALARS:
         raise TypeError(f"full: fill_value must be a Python scalar, got "
                         f"{type(fill_value).__name__}")
-    dtype = check_dtype(dtype, "full") or scalar_dtype(fill_value)
+    dtype = check_dtype(dtype, "full") or scalar_type or scalar_dtype(fill_value)
     if dtype.kind in "biu" and type(fill_value) in (float, complex):
         raise TypeError(f"full: cannot fill an array of dtype {dtype} with {fill_value!r}")
     return _native.full(check_shape(shape, "full"), fill_value, dtype.code)
@@ -225,6 +229,7 @@ def ones_like(x, /, *, dtype=None, device=None):
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     """`fill_value` with x's shape (and dtype unless given).  >>> ac.full_like(ac.zeros(3), 7.0)"""
     shape, dtype = _like("full_like", x, dtype, device)
+    fill_value = _np_value(fill_value)
     if type(fill_value) not in _SCALARS:
         raise TypeError(f"full_like: fill_value must be a Python scalar, got "
                         f"{type(fill_value).__name__}")
@@ -256,8 +261,15 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     return _native.arange(start, stop, step, dtype.code)
 
 
+def _np_value(v):
+    """A NumPy scalar's value as a Python scalar (numpy_scalars.py); `v` otherwise."""
+    nv = _np_scalars.value(v)
+    return v if nv is None else nv
+
+
 def _real_number(v, who, name):
     """A Python int or float from a real number (NumPy scalars and 0-d arrays included)."""
+    v = _np_value(v)
     if isinstance(v, bool) or isinstance(v, complex):
         raise TypeError(f"{who}: {name} must be a real number, got {type(v).__name__}")
     if isinstance(v, (int, float)):
@@ -275,6 +287,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     num = check_int(num, "linspace", "num")
     if num < 0:
         raise ValueError(f"linspace: num must be non-negative, got {num}")
+    start, stop = _np_value(start), _np_value(stop)
     is_complex = isinstance(start, complex) or isinstance(stop, complex)
     dtype = check_dtype(dtype, "linspace") or (_dt.default_complex if is_complex
                                                else _dt.default_float)

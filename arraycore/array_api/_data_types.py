@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._core import dtypes as _dt
+from .._core import numpy_scalars as _np_scalars
 from .._core.device import as_device
 from ..native import _native
 from ._validation import check_array, check_dtype
@@ -33,6 +34,9 @@ def _dtype_of(v, who):
         return v
     if isinstance(v, Array):
         return v.dtype
+    d = _np_scalars.dtype_of(v)  # a NumPy scalar counts as a 0-d array of its dtype
+    if d is not None:
+        return d
     raise TypeError(f"{who}: expected a dtype or an array, got {type(v).__name__}")
 
 

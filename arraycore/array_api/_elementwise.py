@@ -8,6 +8,7 @@ mixed dtypes").  Broadcasting happens in the engine as stride-0 views.
 from __future__ import annotations
 
 from .._core import dtypes as _dt
+from .._core import numpy_scalars as _np_scalars
 from .._core.op_table import OPS, OpDef
 from .._core.ops import elementwise as _ops  # noqa: F401  (fills the table)
 from ..native import _native
@@ -62,6 +63,13 @@ def _make_unary(op: OpDef):
     return fn
 
 
+def _numpy_operand(x):
+    """A NumPy scalar as the 0-d array of its dtype (NEP 50: not a weak Python scalar)."""
+    if type(x) in _SCALARS or isinstance(x, Array):
+        return x
+    return _np_scalars.as_operand(x)
+
+
 def _operand_dtypes(op: OpDef, x1, x2):
     """Promoted dtype of two operands, at most one of them a Python scalar."""
     s1 = type(x1) in _SCALARS
@@ -94,6 +102,7 @@ def _make_binary(op: OpDef):
             d = x1.dtype
             if d is x2.dtype and d in accepted:
                 return _apply2(kernel, x1, x2)
+        x1, x2 = _numpy_operand(x1), _numpy_operand(x2)
         c = _compute_dtype(op, _operand_dtypes(op, x1, x2), accepted)
         return _apply2(kernel, _as_operand(x1, c), _as_operand(x2, c))
 
@@ -114,6 +123,7 @@ def _make_logical_binary(op: OpDef):
     kernel = _native.kernel(op.kernel)
 
     def fn(x1, x2, /):
+        x1, x2 = _numpy_operand(x1), _numpy_operand(x2)
         _operand_dtypes(op, x1, x2)  # validates
         return _apply2(kernel, _as_operand(x1, _dt.bool_), _as_operand(x2, _dt.bool_))
 
@@ -186,6 +196,8 @@ def clip(x, /, min=None, max=None):
         return _native.copy(x)
     bounds = []
     for name, b, unbounded in (("min", min, _lowest(d)), ("max", max, _highest(d))):
+        if _np_scalars.value(b) is not None:
+            b = _np_scalars.value(b)  # a NumPy scalar bound counts by its value
         if b is None:
             b = _from_scalar(unbounded, d.code)  # a missing bound never clips
         elif type(b) in _SCALARS:

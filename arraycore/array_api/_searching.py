@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator as _operator
 
 from .._core import dtypes as _dt
+from .._core import numpy_scalars as _np_scalars
 from .._core.ops import searching as _ops  # noqa: F401  (fills the op table)
 from ..native import _native
 from ._validation import check_array
@@ -157,6 +158,7 @@ def where(condition, x1, x2, /):
     check_array(condition, who, "condition")
     if condition.dtype is not _dt.bool_:
         raise TypeError(f"{who}: condition must have dtype bool, got {condition.dtype}")
+    x1, x2 = _np_scalars.as_operand(x1), _np_scalars.as_operand(x2)  # NEP 50
     d = _promote_pair(who, x1, x2)
     return _native.where_select(condition, _as_dtype(x1, d), _as_dtype(x2, d))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 
 from .._core import dtypes as _dt
+from .._core import numpy_scalars as _np_scalars
 from ..native import _native
 
 Array = _native.Array
@@ -70,7 +71,8 @@ def check_array(x, who: str, name: str = "x"):
 
 
 def scalar_dtype(value):
-    """Default dtype of a Python scalar (bool, int64, float64, complex128)."""
+    """Default dtype of a Python scalar (bool, int64, float64, complex128); a NumPy scalar's
+    own dtype."""
     t = type(value)
     if t is bool:
         return _dt.bool_
@@ -80,6 +82,9 @@ def scalar_dtype(value):
         return _dt.default_float
     if t is complex:
         return _dt.default_complex
+    d = _np_scalars.dtype_of(value)
+    if d is not None:
+        return d
     if isinstance(value, bool):
         return _dt.bool_
     if isinstance(value, int):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 
 from .._core import indexing as _indexing
+from .._core.array_methods import _in_place_operand
 from .._core.op_table import OPS, home_module
 from ..native import _native
 from . import batching, dispatch, graph, inplace, jvp, tape, tracer, versions
@@ -137,7 +138,11 @@ def _inplace_method(ns, orig, fname):
         if _any_traced(self, other):
             if not (type(other) in (bool, int, float, complex) or
                     isinstance(other, (Array, Tracer))):
-                return NotImplemented
+                # A NumPy scalar counts by its value, a NumPy array as an array, as in the
+                # untraced in-place operators (array_methods.py _in_place_operand).
+                other = _in_place_operand(other)
+                if other is None:
+                    return NotImplemented
             f = getattr(ns, fname)
             inplace.write(self, lambda cur: f(cur, other), who, (other,))
             return self

@@ -10,6 +10,8 @@ interpreter) and `_primal_value()` (the concrete value for `float(t)`, `bool(t)`
 
 from __future__ import annotations
 
+from .._core import numpy_scalars as _np_scalars
+
 _ns = None  # the arraycore namespace, set by arraycore.autodiff.install
 
 
@@ -123,12 +125,21 @@ class Tracer:
         raise TypeError(f"in-place update of a {type(self).__name__}")
 
 
+def _numpy_operand(other):
+    """NumPy scalars and arrays as the Array operators take them (array_methods.py): a NumPy
+    scalar is a 0-d array of its dtype, a NumPy array an arraycore array."""
+    if type(other) in (bool, int, float, complex):
+        return other
+    converted = _np_scalars.operator_operand(other)
+    return other if converted is None else converted
+
+
 def _binop(fname):
     def forward(self, other):
-        return getattr(_ns, fname)(self, other)
+        return getattr(_ns, fname)(self, _numpy_operand(other))
 
     def reflected(self, other):
-        return getattr(_ns, fname)(other, self)
+        return getattr(_ns, fname)(_numpy_operand(other), self)
 
     def inplace(self, other):
         self._assign(getattr(_ns, fname)(self, other))
@@ -158,3 +169,4 @@ def _imatmul(self, other):
 
 
 Tracer.__imatmul__ = _imatmul
+Tracer.__array_priority__ = 1000.0  # NumPy's operators defer to the tracer's (as to Array's)
