@@ -347,9 +347,15 @@ def test_asarray_and_creation_arguments():
     for t in SCALAR_TYPES:
         s = scalar_of(t)
         assert_matches_numpy(ac.asarray(s), np.asarray(s))
-        assert_matches_numpy(ac.asarray([s, s]), np.asarray([s, s]).astype(
-            {"b": np.bool_, "i": np.int64, "u": np.int64, "f": np.float64,
-             "c": np.complex128}[np.dtype(t).kind]))
+        # Lists of NumPy scalars keep their dtypes, as in NumPy; Python scalars among them
+        # count as their kind's default dtype.
+        assert_matches_numpy(ac.asarray([s, s]), np.asarray([s, s]))
+        assert_matches_numpy(ac.asarray([[s], [s]]), np.asarray([[s], [s]]))
+        for py in (True, 2, 2.5, 1j):
+            assert_matches_numpy(ac.asarray([s, py]), np.asarray([s, py]))
+        assert_matches_numpy(ac.asarray([s, np.int8(1)]), np.asarray([s, np.int8(1)]))
+        assert_matches_numpy(ac.asarray([s, ac.asarray(1, dtype=ac.int16)]),
+                             np.asarray([s, np.int16(1)]))
     assert_matches_numpy(ac.zeros((np.int64(2), np.int32(3))), np.zeros((2, 3)))
     assert_matches_numpy(ac.ones(np.uint8(4)), np.ones(4))
     assert_matches_numpy(ac.reshape(ac.arange(6), (np.int64(2), np.int64(-1))),

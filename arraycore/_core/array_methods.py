@@ -282,7 +282,8 @@ def _iter(self):
 
 
 def _setitem(self, key, value):
-    value = _stored_value(value)
+    if type(value) not in _SCALARS and type(value) is not Array:
+        value = _stored_value(value)
     if not _is_basic(key):
         return _setitem_advanced(self, key, value)
     view = basic_view(self, key, "__setitem__")
