@@ -511,3 +511,16 @@ def test_backward_with_numpy_scalar_seed():
     t.requires_grad_()
     (t * t).backward(np.float32(3))
     assert_matches_numpy(t.grad, np.asarray(12.0))
+
+
+def test_numpy_array_subclass_operands():
+    """ndarray subclasses are operands too (np.matrix as its 2-D array); a masked array is
+    not (its mask would be lost): `x + masked` stays NumPy's masked result."""
+    m = np.asmatrix(np.arange(4.0).reshape(2, 2))
+    x = ac.ones((2, 2))
+    assert_matches_numpy(m + x, np.asarray(m) + 1)
+    assert_matches_numpy(x * m, np.asarray(m))
+    masked = np.ma.masked_array([1.0, 2.0], mask=[True, False])
+    r = ac.ones(2) + masked
+    assert isinstance(r, np.ma.MaskedArray)
+    assert r.mask.tolist() == [True, False]
