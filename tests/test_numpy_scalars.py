@@ -347,9 +347,15 @@ def test_asarray_and_creation_arguments():
     for t in SCALAR_TYPES:
         s = scalar_of(t)
         assert_matches_numpy(ac.asarray(s), np.asarray(s))
-        assert_matches_numpy(ac.asarray([s, s]), np.asarray([s, s]).astype(
-            {"b": np.bool_, "i": np.int64, "u": np.int64, "f": np.float64,
-             "c": np.complex128}[np.dtype(t).kind]))
+        # Lists of NumPy scalars keep their dtypes, as in NumPy; Python scalars among them
+        # count as their kind's default dtype.
+        assert_matches_numpy(ac.asarray([s, s]), np.asarray([s, s]))
+        assert_matches_numpy(ac.asarray([[s], [s]]), np.asarray([[s], [s]]))
+        for py in (True, 2, 2.5, 1j):
+            assert_matches_numpy(ac.asarray([s, py]), np.asarray([s, py]))
+        assert_matches_numpy(ac.asarray([s, np.int8(1)]), np.asarray([s, np.int8(1)]))
+        assert_matches_numpy(ac.asarray([s, ac.asarray(1, dtype=ac.int16)]),
+                             np.asarray([s, np.int16(1)]))
     assert_matches_numpy(ac.zeros((np.int64(2), np.int32(3))), np.zeros((2, 3)))
     assert_matches_numpy(ac.ones(np.uint8(4)), np.ones(4))
     assert_matches_numpy(ac.reshape(ac.arange(6), (np.int64(2), np.int64(-1))),
@@ -450,3 +456,71 @@ def test_tape_with_numpy_scalars():
     u[0] = np.float64(9)
     ac.sum(u).backward()
     assert_matches_numpy(t2.grad, np.array([0.0, 3.0, 3.0]))
+
+
+def test_numpy_reads_arraycore_dtypes():
+    """DType.dtype: NumPy accepts arraycore dtypes wherever it takes a dtype (scikit-learn
+    with dispatch off calls NumPy's astype with the input's dtype)."""
+    for name in DTYPE_NAMES:
+        d = getattr(ac, name)
+        assert np.dtype(d) == np.dtype(name)
+        assert np.ones(2).astype(d).dtype == np.dtype(name)
+        assert np.zeros(2, dtype=d).dtype == np.dtype(name)
+
+
+def test_where_with_numpy_bool_condition():
+    x = ac.asarray([1.0, 2.0])
+    assert_matches_numpy(ac.where(np.bool_(True), x, np.float32(0)),
+                         np.where(np.bool_(True), np.asarray(x), np.float32(0)))
+
+
+@pytest.mark.parametrize("t", [np.float32, np.float64, np.int64, np.int8, np.bool_,
+                               np.complex64], ids=lambda t: np.dtype(t).name)
+def test_grad_of_functions_called_with_numpy_scalars(t):
+    """ac.<f>(tracer, np_scalar) under grad: the same derivative as with the 0-d array of the
+    scalar's dtype (what the implementation makes of it), in both argument orders."""
+    x = ac.asarray([0.5, 1.0, 2.0])
+    s = t(2) if np.dtype(t).kind != "b" else t(True)
+    c = ac.asarray(s)
+    fns = [ac.multiply, ac.add, ac.subtract, ac.divide, ac.pow]
+    if np.dtype(t).kind != "c":
+        fns += [ac.maximum, ac.minimum, ac.atan2, ac.hypot]
+    for f in fns:
+        for order in (lambda v, k: f(v, k), lambda v, k: f(k, v)):
+            def loss(v, k):
+                y = order(v, k)
+                return ac.sum(ac.real(y) if y.dtype.kind == "c" else y)
+            got = ac.func.grad(lambda v: loss(v, s))(x)
+            expected = ac.func.grad(lambda v: loss(v, c if t is not np.bool_ else True))(x)
+            assert_matches_numpy(got, np.asarray(expected))
+
+
+def test_statistics_and_utility_arguments(rng):
+    x_np = rng.uniform(size=7).astype(np.float32)
+    x = ac.asarray(x_np)
+    assert_matches_numpy(ac.var(x, correction=np.int64(1)), np.var(x_np, ddof=1), rtol=1e-5)
+    assert_matches_numpy(ac.std(x, correction=np.float32(0.5)), np.std(x_np, ddof=0.5),
+                         rtol=1e-5)
+    for v in (np.float64(0.5), np.int8(1), np.float32(2)):
+        assert_matches_numpy(ac.diff(x, prepend=v), np.diff(x_np, prepend=v), rtol=1e-6)
+        assert_matches_numpy(ac.diff(x, append=v), np.diff(x_np, append=v), rtol=1e-6)
+
+
+def test_backward_with_numpy_scalar_seed():
+    t = ac.asarray(2.0)
+    t.requires_grad_()
+    (t * t).backward(np.float32(3))
+    assert_matches_numpy(t.grad, np.asarray(12.0))
+
+
+def test_numpy_array_subclass_operands():
+    """ndarray subclasses are operands too (np.matrix as its 2-D array); a masked array is
+    not (its mask would be lost): `x + masked` stays NumPy's masked result."""
+    m = np.asmatrix(np.arange(4.0).reshape(2, 2))
+    x = ac.ones((2, 2))
+    assert_matches_numpy(m + x, np.asarray(m) + 1)
+    assert_matches_numpy(x * m, np.asarray(m))
+    masked = np.ma.masked_array([1.0, 2.0], mask=[True, False])
+    r = ac.ones(2) + masked
+    assert isinstance(r, np.ma.MaskedArray)
+    assert r.mask.tolist() == [True, False]

@@ -44,13 +44,13 @@ def install(ns) -> None:
         def method(self, other):
             if type(other) in _SCALARS or isinstance(other, Array):
                 return f(self, other)
-            other = _np_operator_operand(other)
+            other = _np_scalars.operator_operand(other)
             return NotImplemented if other is None else f(self, other)
 
         def reflected(self, other):
             if type(other) in _SCALARS or isinstance(other, Array):
                 return f(other, self)
-            other = _np_operator_operand(other)
+            other = _np_scalars.operator_operand(other)
             return NotImplemented if other is None else f(other, self)
 
         return method, reflected
@@ -143,10 +143,6 @@ def install(ns) -> None:
 _SLOT_NAMES = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
                "floordiv": "floor_divide", "mod": "remainder", "and": "and", "or": "or",
                "xor": "xor", "lshift": "lshift", "rshift": "rshift"}
-
-
-def _np_operator_operand(other):
-    return _np_scalars.operator_operand(other)
 
 
 def _in_place_operand(other):
@@ -282,7 +278,8 @@ def _iter(self):
 
 
 def _setitem(self, key, value):
-    value = _stored_value(value)
+    if type(value) not in _SCALARS and type(value) is not Array:
+        value = _stored_value(value)
     if not _is_basic(key):
         return _setitem_advanced(self, key, value)
     view = basic_view(self, key, "__setitem__")

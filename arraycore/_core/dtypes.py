@@ -20,7 +20,7 @@ __all__ = [
 class DType:
     """A data type of arraycore arrays (`ac.float32`, ...).  Compare with `==`."""
 
-    __slots__ = ("name", "code", "itemsize", "kind", "bits")
+    __slots__ = ("name", "code", "itemsize", "kind", "bits")  # (`dtype`: a property)
 
     def __init__(self, name: str, code: int, itemsize: int, kind: str):
         self.name = name
@@ -42,6 +42,18 @@ class DType:
     @property
     def __array_interface_typestr__(self) -> str:  # pragma: no cover - informational
         return _TYPESTR[self.name]
+
+    @property
+    def dtype(self):
+        """The NumPy dtype of the same name.  NumPy reads a `dtype` attribute wherever it
+        takes a dtype, so np.dtype(ac.float32), a_np.astype(ac.float64) and
+        np.zeros(3, dtype=ac.int8) work: scikit-learn, with array API dispatch off, hands
+        arraycore dtypes to NumPy (RidgeCV's `astype(intercept, X.dtype)`)."""
+        try:
+            import numpy
+        except ImportError:  # (hasattr(dtype, "dtype") is False without NumPy)
+            raise AttributeError("dtype: NumPy is not installed") from None
+        return numpy.dtype(self.name)
 
 
 def _dtype_by_name(name: str) -> "DType":

@@ -78,9 +78,11 @@ def operator_operand(v):
         return None
     if isinstance(v, np.generic):
         return operand(v)
-    if type(v) is np.ndarray:  # (subclasses keep NumPy's own operators: masked arrays...)
-        if v.dtype.name not in _dt.BY_NAME:
-            return None
+    if isinstance(v, np.ndarray):
+        masked = sys.modules.get("numpy.ma")
+        if v.dtype.name not in _dt.BY_NAME or (
+                masked is not None and isinstance(v, masked.MaskedArray)):
+            return None  # (a masked array would lose its mask)
         from ..array_api._creation import asarray
         return asarray(v)
     return None

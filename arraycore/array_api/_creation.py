@@ -95,13 +95,21 @@ def _finish(a, dtype, copy, fresh):
 
 def _from_sequence(seq, dtype):
     try:
-        shape, kind = _native.scan_nested(seq)
+        shape, kind, untyped_kind, typed = _native.scan_nested(seq)
     except ValueError as e:
         if "must be 0-d" not in str(e):
             raise
         return _from_sequence_of_arrays(seq, dtype)
     if dtype is None:
         dtype = _DEFAULT_FOR_KIND.get(kind, _dt.default_float)
+        if typed:
+            # Leaves with a dtype (NumPy scalars, 0-d arrays) keep it, as in NumPy:
+            # [np.float32(1), np.float32(2)] is float32; Python scalars among them count as
+            # their kind's default dtype ([np.float32(1), 2.0] is float64).
+            dtypes = [d for d in _dt.ALL_DTYPES if typed >> d.code & 1]
+            if untyped_kind:
+                dtypes.append(_DEFAULT_FOR_KIND[untyped_kind])
+            dtype = _dt.promote_sequence(dtypes)
     return _native.from_nested(seq, shape, dtype.code)
 
 

@@ -155,6 +155,7 @@ def where(condition, x1, x2, /):
     >>> ac.where(ac.asarray([True, False]), ac.asarray([1, 2]), 0)
     """
     who = "where"
+    condition = _np_scalars.as_operand(condition)  # np.bool_(True): a 0-d bool array
     check_array(condition, who, "condition")
     if condition.dtype is not _dt.bool_:
         raise TypeError(f"{who}: condition must have dtype bool, got {condition.dtype}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator as _operator
 
 from .._core import dtypes as _dt
+from .._core import numpy_scalars as _np_scalars
 from .._core.ops import reductions as _ops  # noqa: F401  (fills the table)
 from ..native import _native
 from . import _elementwise as _ew
@@ -158,6 +159,9 @@ def mean(x, /, *, axis=None, keepdims=False):
 
 
 def _check_correction(name, correction):
+    v = _np_scalars.value(correction)  # np.int64(1), np.float32(0.5): their value
+    if v is not None:
+        correction = v
     if isinstance(correction, bool) or not isinstance(correction, (int, float)):
         raise TypeError(f"{name}: correction must be a real number, got "
                         f"{type(correction).__name__}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import operator as _operator
 
 from .._core import dtypes as _dt
+from .._core import numpy_scalars as _np_scalars
 from .._core.ops import reductions as _ops  # noqa: F401  (fills the table)
 from ..native import _native
 from . import _elementwise as _ew
@@ -52,8 +53,13 @@ def _slice(ndim, axis, s):
 
 def _as_part(name, what, v, x, axis):
     """prepend/append as an array of x's dtype and x's shape except along `axis`."""
-    if type(v) in (bool, int, float, complex):
-        d = _dt.promote_with_scalar(x.dtype, v)
+    np_dtype = _np_scalars.dtype_of(v)
+    if type(v) in (bool, int, float, complex) or np_dtype is not None:
+        # (a NumPy scalar: a 0-d array of its dtype, broadcast along the axis, as NumPy's
+        # diff concatenates it)
+        d = (_dt.promote_with_scalar(x.dtype, v) if np_dtype is None
+             else _dt.promote_types(x.dtype, np_dtype))
+        v = v if np_dtype is None else v.item()
         shape = list(x.shape)
         shape[axis] = 1
         return _native.broadcast_to(_native.from_scalar(v, d.code), tuple(shape))

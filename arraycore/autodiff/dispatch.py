@@ -21,6 +21,8 @@ record nothing; the node recorded here stands for the whole op.
 
 from __future__ import annotations
 
+from .._core import dtypes as _dt
+from .._core import numpy_scalars as _np_scalars
 from ..native import _native
 from . import slots as _slots
 from .state import STATE, new_level
@@ -135,13 +137,41 @@ def bind(op, args, kwargs):
     return out
 
 
+_PLAIN_OPERANDS = (Array, bool, int, float, complex)
+
+
+def _numpy_operand(v):
+    # (np.bool_ as a Python bool: the same promotion, bool being the lowest type, and the
+    # rules take Python bools as constants.)
+    if type(v) in _PLAIN_OPERANDS or not _np_scalars.is_numpy_scalar(v):
+        return v
+    return bool(v) if _np_scalars.dtype_of(v) is _dt.bool_ else _np_scalars.as_operand(v)
+
+
+def _numpy_operands(args):
+    """`args` with NumPy scalars replaced by 0-d arrays of their dtype."""
+    for a in args:
+        if type(a) not in _PLAIN_OPERANDS and _np_scalars.is_numpy_scalar(a):
+            return tuple(_numpy_operand(v) for v in args)
+    return args
+
+
 def make_public(op, impl):
     """The namespace function of `op`: the implementation, or `bind` when a traced value is
     among the arguments."""
-    def public(*args, **kwargs):
-        if _any_traced(*args, **kwargs):
-            return bind(op, args, kwargs)
-        return impl(*args, **kwargs)
+    if (op.family == "elementwise" and op.arity == 2) or op.name == "where":
+        # Operands that may be NumPy scalars: the rules see them as the 0-d arrays of their
+        # dtype that the implementation makes of them (numpy_scalars.py), not as constants
+        # to hand to log/conj or negate as NumPy values.
+        def public(*args, **kwargs):
+            if _any_traced(*args, **kwargs):
+                return bind(op, _numpy_operands(args), kwargs)
+            return impl(*args, **kwargs)
+    else:
+        def public(*args, **kwargs):
+            if _any_traced(*args, **kwargs):
+                return bind(op, args, kwargs)
+            return impl(*args, **kwargs)
 
     public.__name__ = getattr(impl, "__name__", op.name)
     public.__qualname__ = getattr(impl, "__qualname__", op.name)

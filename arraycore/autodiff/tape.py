@@ -10,6 +10,7 @@ again: double backward needs nothing else.
 
 from __future__ import annotations
 
+from .._core import numpy_scalars as _np_scalars
 from ..native import _native
 from . import graph, versions
 from . import slots as _slots
@@ -323,8 +324,8 @@ def _root_edges(outputs, grad_outputs, who):
                 raise RuntimeError(f"{who}: grad can be implicitly created only for real "
                                    f"scalar outputs, got {o.dtype}")
             g = _ns.ones_like(graph.detach(o))
-        elif isinstance(g, (int, float, complex)):
-            g = _ns.full_like(graph.detach(o), g)
+        elif isinstance(g, (int, float, complex)) or _np_scalars.value(g) is not None:
+            g = _ns.full_like(graph.detach(o), g)  # (a NumPy scalar: by its value)
         elif g.shape != o.shape:
             raise RuntimeError(f"{who}: mismatch in shape: grad_output has shape {g.shape} "
                                f"and output has shape {o.shape}")

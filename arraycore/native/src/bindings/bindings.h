@@ -31,6 +31,13 @@ DType dtype_from_code(int code, const char* who);
 // Python scalar <-> one element.
 py::object element_to_python(DType dt, const char* ptr);
 void python_to_element(py::handle value, DType dt, char* ptr, const char* who);
+// The kind letter of a NumPy scalar's dtype ('b', 'i', 'u', 'f', 'c', ...), or 0 when `o` is
+// not a NumPy scalar (scalars.cpp; NumPy is not needed: its scalar types are "numpy.<name>").
+// `itemsize`, when given, receives the dtype's size in bytes.
+char numpy_scalar_kind(PyObject* o, int64_t* itemsize = nullptr);
+// The arraycore dtype of a NumPy scalar; false when `o` is none or of a dtype arraycore lacks
+// (float16, longdouble, datetime64, ...).
+bool numpy_scalar_dtype(PyObject* o, DType& out);
 
 // Fast Array <-> Python conversions for the hot paths (operators).  pybind11 finds a class's
 // type info by hashing the C++ type name on every cast, which was a fifth of a small-array op;
