@@ -18,11 +18,11 @@
 //   going right before the right one, each of which then advances by its count (how, is the
 //   Lanes type's business: AVX2 moves them with a permutation from a table indexed by the
 //   mask and stores the whole vector at both ends; AVX-512 compresses each side, see
-//   vector_sort_lanes_avx512.h).  The
-//   partition is in place: it first holds kUnroll vectors from each end in registers, which
-//   frees room to write, and then reads from whichever end has less room left, so a write never
-//   lands on unread keys.  Reading kUnroll vectors per choice of end amortises the choice; the
-//   loop is then bound by instruction throughput (about 11 instructions per vector).
+//   vector_sort_lanes_avx512.h).  The partition is in place: it first holds kUnroll vectors
+//   from each end in registers, which frees room to write, and then reads from whichever end
+//   has less room left, so a write never lands on unread keys.  Reading kUnroll vectors per
+//   choice of end amortises the choice; the loop is then bound by instruction throughput
+//   (about 11 instructions per vector with AVX2, 17 with AVX-512).
 // * Leaves of at most 16 vectors (AVX2: 128 32-bit keys, 64 64-bit keys; AVX-512: 256 and 128)
 //   are sorted in 8 or 16 registers (AVX-512 32-bit: 16, smaller leaves use the AVX2 ones):
 //   Batcher's odd-even merge network sorts the lanes across the vectors (19 or 63
@@ -51,6 +51,10 @@
 #include "vector_sort.h"
 
 namespace arraycore::native::vsort {
+// Internal linkage, one copy per including file: GCC then inlines the register-resident
+// network and merge steps (sort_vectors and the like) into their single callers, which it
+// does not do for functions that other files could share.
+namespace {
 
 // What a Lanes type L provides (K = L::Key, int32_t or int64_t; V = L::V, a vector of
 // L::kCount keys; "bits": bit i for lane i):
@@ -493,4 +497,5 @@ void sort_encoded(const U* src_bits, int64_t n, U* out_bits, const KeyCodec<U>& 
   }
 }
 
+}  // namespace
 }  // namespace arraycore::native::vsort
