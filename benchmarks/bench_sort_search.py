@@ -4,8 +4,14 @@ arraycore vs NumPy / PyTorch / JAX (see harness.py).
     python benchmarks/bench_sort_search.py                # full run, 1 and 2 threads
     python benchmarks/bench_sort_search.py --threads 1    # the targets are single-threaded
     python benchmarks/bench_sort_search.py --quick        # smoke test
+    python benchmarks/bench_sort_search.py --threads 1 --cases '^(arg)?sort [fi]'
+                                                          # cases whose name matches a regex
+
+The sort's instruction set is the widest the build has; ARRAYCORE_SORT_ISA=avx2 (or scalar,
+avx512) in the environment measures a narrower one (Note [Sort ISA] in vector_sort.h).
 """
 import os
+import re
 import sys
 
 import numpy as np
@@ -46,6 +52,7 @@ def build_cases(quick: bool = False):
     s32 = rng.standard_normal(n_sort, dtype=np.float32)
     s64 = rng.standard_normal(n_sort)
     i64 = rng.integers(-10**9, 10**9, size=n_sort)
+    i32 = rng.integers(-2**31, 2**31, size=n_sort).astype(np.int32)
     small_ints = rng.integers(0, 1000, size=n_sort).astype(np.int32)
     c64 = (rng.standard_normal(n_sort) + 1j * rng.standard_normal(n_sort)).astype(np.complex64)
     hay = np.sort(s64)
@@ -66,6 +73,11 @@ def build_cases(quick: bool = False):
               lambda ac, a: ac.sort(a), lambda t, a: t.sort(a)[0], lambda j, a: j.sort(a)),
         _case(f"sort i64 {n_sort:.0e}", [i64], lambda np_, a: np_.sort(a),
               lambda ac, a: ac.sort(a), lambda t, a: t.sort(a)[0], lambda j, a: j.sort(a)),
+        _case(f"sort i32 {n_sort:.0e}", [i32], lambda np_, a: np_.sort(a),
+              lambda ac, a: ac.sort(a), lambda t, a: t.sort(a)[0], lambda j, a: j.sort(a)),
+        _case(f"argsort i32 {n_sort:.0e}", [i32], lambda np_, a: np_.argsort(a),
+              lambda ac, a: ac.argsort(a), lambda t, a: t.argsort(a),
+              lambda j, a: j.argsort(a)),
         _case(f"argsort f32 {n_sort:.0e}", [s32], lambda np_, a: np_.argsort(a),
               lambda ac, a: ac.argsort(a), lambda t, a: t.argsort(a),
               lambda j, a: j.argsort(a)),
@@ -93,8 +105,21 @@ def build_cases(quick: bool = False):
               lambda t, c, a, b: t.where(c, a, b), lambda j, c, a, b: j.where(c, a, b),
               bytes_moved=13 * n_big),
     ]
+    isa = os.environ.get("ARRAYCORE_SORT_ISA")
+    if isa:
+        for c in cases:
+            if "sort" in c.name:
+                c.note = (c.note + "; " if c.note else "") + f"arraycore: ARRAYCORE_SORT_ISA={isa}"
+    pattern = os.environ.get("BENCH_SORT_SEARCH_CASES")
+    if pattern:
+        cases = [c for c in cases if re.search(pattern, c.name)]
     return cases
 
 
 if __name__ == "__main__":
+    # --cases REGEX: passed to the per-thread-count child processes through the environment.
+    if "--cases" in sys.argv:
+        i = sys.argv.index("--cases")
+        os.environ["BENCH_SORT_SEARCH_CASES"] = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
     sys.exit(harness.main(build_cases, description=__doc__.splitlines()[0]))

@@ -1,5 +1,7 @@
 """sort and argsort against NumPy (stable sorts), for every dtype and layout."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -209,3 +211,138 @@ def test_errors():
         ac.sort([1, 2])
     with pytest.raises(TypeError, match="^argsort"):
         ac.argsort(ac.asarray([1, 2]), axis=1.0)
+
+
+# ---- every instruction set of the vector sort (Note [Sort ISA] in vector_sort.h) ----
+# ARRAYCORE_SORT_ISA is read on every sort/argsort call: the tests below run the value checks
+# under each instruction set this build has.  "avx512-emulated" is the AVX-512 code on
+# emulated intrinsics (slow, built wherever AVX2 is), so machines without AVX-512 still test it.
+SORT_ISAS = ["avx512", "avx2", "avx512-emulated", "scalar"]  # the default is the widest built
+VECTOR_DTYPES = ["float32", "float64", "int32", "uint32", "int64", "uint64"]
+
+
+def _isa_built(isa):
+    old = os.environ.get("ARRAYCORE_SORT_ISA")
+    os.environ["ARRAYCORE_SORT_ISA"] = isa
+    try:
+        ac.sort(ac.asarray([2.0, 1.0]))
+        return True
+    except ValueError:
+        return False
+    finally:
+        if old is None:
+            del os.environ["ARRAYCORE_SORT_ISA"]
+        else:
+            os.environ["ARRAYCORE_SORT_ISA"] = old
+
+
+@pytest.fixture(params=SORT_ISAS)
+def sort_isa(request, monkeypatch):
+    if not _isa_built(request.param):
+        pytest.skip(f"this build has no {request.param} sort")
+    monkeypatch.setenv("ARRAYCORE_SORT_ISA", request.param)
+    return request.param
+
+
+def _random_keys(n, dtype, rng, spread=True):
+    """Values of dtype with duplicates; floats with NaNs of both signs and several payloads,
+    -0/+0, infinities and subnormals."""
+    dt = np.dtype(dtype)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        if spread:
+            a = rng.integers(info.min, info.max, n, endpoint=True, dtype=dt)
+        else:
+            a = rng.integers(max(info.min, -20), 20, n, endpoint=True).astype(dt)
+        if n:
+            a[rng.integers(0, n, max(1, n // 16))] = info.max
+            a[rng.integers(0, n, max(1, n // 16))] = info.min
+        return a
+    a = (rng.standard_normal(n) * (1e3 if spread else 1)).astype(dt)
+    if not spread:
+        a = np.round(a)
+    if n:
+        ubits, nans, minus_zero = NAN_BITS[dtype]
+        tiny = np.finfo(dt).smallest_subnormal
+        special = np.array([np.inf, -np.inf, 0.0, tiny, -tiny, np.finfo(dt).max], dtype=dt)
+        k = max(1, n // 8)
+        a[rng.integers(0, n, k)] = rng.choice(special, k)
+        bits = a.view(ubits)
+        bits[rng.integers(0, n, k)] = minus_zero
+        bits[rng.integers(0, n, k)] = np.array(nans, dtype=ubits)[rng.integers(0, 4, k)]
+    return a
+
+
+def _check_values(a, isa_msg=""):
+    x = ac.asarray(a)
+    ubits = np.dtype(f"u{a.dtype.itemsize}")
+    for desc in (False, True):
+        got = np.asarray(ac.sort(x, descending=desc))
+        want = np_sort(a, -1, desc)
+        np.testing.assert_array_equal(got.view(ubits), want.view(ubits),
+                                      err_msg=f"{isa_msg} n={a.size} desc={desc}")
+
+
+@pytest.mark.parametrize("dtype", VECTOR_DTYPES)
+def test_sort_isa_every_length_to_300(sort_isa, dtype, rng):
+    """Every length 0..300 (the vector widths, the leaf networks of 64/128/256 keys and the
+    partitions of 2 x 8 vectors), spread and duplicate-heavy keys, bit for bit."""
+    for n in range(301):
+        _check_values(_random_keys(n, dtype, rng, spread=n % 2 == 0), sort_isa)
+
+
+@pytest.mark.parametrize("n", [255, 256, 257, 384, 511, 512, 513, 1000, 4099, 33_000])
+@pytest.mark.parametrize("dtype", VECTOR_DTYPES)
+def test_sort_isa_patterns(sort_isa, n, dtype, rng):
+    """Presorted, reversed, organ-pipe, all-equal and few-valued inputs (the pivot and
+    equal-key paths of the quicksort) under each instruction set."""
+    for name, p in _patterns(n, rng).items():
+        if dtype.startswith("float"):
+            a = p.astype(dtype)
+        else:
+            info = np.iinfo(dtype)
+            scaled = p * 1e8 if info.min < 0 else np.abs(p) * 1e9
+            a = scaled.clip(max(info.min, -2.0**62), min(info.max, 2.0**62)).astype(dtype)
+        _check_values(a, f"{sort_isa} {name}")
+
+
+@pytest.mark.parametrize("dtype", VECTOR_DTYPES)
+def test_sort_isa_large_random(sort_isa, dtype, rng):
+    """Long lines (the parallel split from 2^17 keys on), specials included, and a strided
+    view (the copy-then-sort path)."""
+    n = 200_000 if sort_isa == "avx512-emulated" else 1_000_000
+    a = _random_keys(n, dtype, rng)
+    _check_values(a, sort_isa)
+    _check_values(a[::3], sort_isa)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint32", "float64", "int64"])
+def test_argsort_isa_stability(sort_isa, dtype, rng):
+    """argsort of 32-bit keys sorts (key, index) words with the vector sort: the order must be
+    the stable one, ascending and descending, under each instruction set."""
+    for n in (0, 1, 17, 100, 129, 257, 5000, 150_000):
+        a = _random_keys(n, dtype, rng, spread=False)
+        x = ac.asarray(a)
+        for desc in (False, True):
+            np.testing.assert_array_equal(np.asarray(ac.argsort(x, descending=desc)),
+                                          np_argsort(a, -1, desc),
+                                          err_msg=f"{sort_isa} n={n} desc={desc}")
+
+
+def test_sort_isa_batched_rows(sort_isa, rng):
+    """Many short lines (the leaves alone) along both axes."""
+    a = _random_keys(64 * 200, "float32", rng).reshape(64, 200)
+    x = ac.asarray(a)
+    for axis in (0, 1):
+        for desc in (False, True):
+            got = np.asarray(ac.sort(x, axis=axis, descending=desc))
+            np.testing.assert_array_equal(got.view(np.uint32),
+                                          np_sort(a, axis, desc).view(np.uint32))
+
+
+def test_sort_isa_bad_value(monkeypatch):
+    monkeypatch.setenv("ARRAYCORE_SORT_ISA", "avx1024")
+    with pytest.raises(ValueError, match="^sort: ARRAYCORE_SORT_ISA"):
+        ac.sort(ac.asarray([2.0, 1.0]))
+    with pytest.raises(ValueError, match="^argsort: ARRAYCORE_SORT_ISA"):
+        ac.argsort(ac.asarray([2.0, 1.0]))

@@ -2,9 +2,10 @@
 //
 // Note [Radix sort]
 // `sort` of 4- and 8-byte values, and `argsort` of 32-bit keys (as key << 32 | index words),
-// go to the vector quicksort (Note [Vectorized quicksort], vector_sort.cpp).  Everything else
-// real or integer (argsort of 8-, 16- and 64-bit keys, sort of 1- and 2-byte values, builds
-// without AVX2) is sorted by an LSD radix sort on the order-preserving keys of
+// go to the vector quicksort (Note [Vectorized quicksort], vector_quicksort.h; its instruction
+// set per call: Note [Sort ISA], vector_sort.h).  Everything else real or integer (argsort of
+// 8-, 16- and 64-bit keys, sort of 1- and 2-byte values, builds without AVX2, and
+// ARRAYCORE_SORT_ISA=scalar) is sorted by an LSD radix sort on the order-preserving keys of
 // sort_keys.h (radix_sort.h): 8- or 11-bit digits, all histograms counted in
 // one first pass, and passes skipped when every key has the same digit (small integers,
 // floats of one sign and exponent range).  LSD radix sorting is stable, so `stable=True` costs
@@ -15,6 +16,7 @@
 // the last one lands in the output.  Complex lines are three such sorts (sort_complex.cpp).
 // Small lines (< 256) use std::stable_sort with the comparator of sort_keys.h.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 
@@ -67,6 +69,29 @@ std::vector<int64_t> line_starts(const NdArray& a) {
 
 namespace {
 
+// The instruction set of one sort/argsort call (Note [Sort ISA] in vector_sort.h): the widest
+// built, or the one ARRAYCORE_SORT_ISA names.  Read per call so that tests can switch it.
+SortIsa sort_isa_for_call(const char* who) {
+  static constexpr struct {
+    const char* name;
+    SortIsa isa;
+  } kNames[] = {{"avx512", SortIsa::kAvx512},
+                {"avx2", SortIsa::kAvx2},
+                {"scalar", SortIsa::kScalar},
+                {"avx512-emulated", SortIsa::kAvx512Emulated}};
+  const char* env = std::getenv("ARRAYCORE_SORT_ISA");
+  if (env == nullptr || *env == '\0' || std::strcmp(env, "native") == 0) return widest_sort_isa();
+  for (const auto& [name, isa] : kNames) {
+    if (std::strcmp(env, name) != 0) continue;
+    if (!sort_isa_built(isa))
+      throw ValueError(std::string(who) + ": ARRAYCORE_SORT_ISA=" + env +
+                       " names an instruction set this build of arraycore has no sort for");
+    return isa;
+  }
+  throw ValueError(std::string(who) + ": ARRAYCORE_SORT_ISA must be native, avx512, avx2, "
+                                      "scalar or avx512-emulated, got '" + env + "'");
+}
+
 constexpr int64_t kSmallSort = 256;
 // 4- and 8-byte values from this length on go to the vector quicksort (its leaves sort up to
 // 64 keys in a few hundred cycles, ahead of std::stable_sort from about 16 keys).
@@ -90,7 +115,8 @@ struct Scratch {
 
 // Sorts one line of n values (read at byte stride `st`) into the contiguous `out`.
 template <class T>
-void sort_line(const char* in, int64_t st, int64_t n, char* out, bool desc, Scratch& sc) {
+void sort_line(const char* in, int64_t st, int64_t n, char* out, bool desc, SortIsa isa,
+               Scratch& sc) {
   if constexpr (is_complex_v<T>) {
     T* o = reinterpret_cast<T*>(out);
     if (n >= kSmallSort && n < (int64_t(1) << 32)) {
@@ -107,8 +133,8 @@ void sort_line(const char* in, int64_t st, int64_t n, char* out, bool desc, Scra
   } else {
     if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
       // float32/64, [u]int32/64: see Note [Vectorized quicksort].
-      if (vector_sort_available() && n >= kVectorSortMin && n < (int64_t(1) << 31)) {
-        sort_line_vectorized<T>(in, st, n, reinterpret_cast<T*>(out), desc);
+      if (isa != SortIsa::kScalar && n >= kVectorSortMin && n < (int64_t(1) << 31)) {
+        sort_line_vectorized<T>(in, st, n, reinterpret_cast<T*>(out), desc, isa);
         return;
       }
     }
@@ -134,7 +160,8 @@ void sort_line(const char* in, int64_t st, int64_t n, char* out, bool desc, Scra
 
 // Indices that sort one line (read at byte stride `st`) into the contiguous int64 `out`.
 template <class T>
-void argsort_line(const char* in, int64_t st, int64_t n, int64_t* out, bool desc, Scratch& sc) {
+void argsort_line(const char* in, int64_t st, int64_t n, int64_t* out, bool desc, SortIsa isa,
+                  Scratch& sc) {
   auto comparator_sort = [&](auto less) {
     T* v = sc.get_b<T>(n);
     for (int64_t i = 0; i < n; ++i) v[i] = load<T>(in + i * st);
@@ -168,7 +195,7 @@ void argsort_line(const char* in, int64_t st, int64_t n, int64_t* out, bool desc
     }
     const U flip = desc ? static_cast<U>(~U(0)) : U(0);
     if constexpr (K::BITS == 32) {
-      if (vector_sort_available() && n < (int64_t(1) << 31)) {
+      if (isa != SortIsa::kScalar && n < (int64_t(1) << 31)) {
         // (key << 32 | index) words are all distinct, so the (unstable) vector sort of them,
         // as unsigned numbers, is the stable order.
         uint64_t* o = reinterpret_cast<uint64_t*>(out);
@@ -178,7 +205,7 @@ void argsort_line(const char* in, int64_t st, int64_t n, int64_t* out, bool desc
         KeyCodec<uint64_t> unsigned_order;
         unsigned_order.xor_const = uint64_t(1) << 63;
         const SortRunner runner = engine_sort_runner();
-        vector_sort(o, n, o, unsigned_order, &runner);
+        vector_sort(o, n, o, unsigned_order, &runner, isa);
         for (int64_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(o[i] & 0xffffffffu);
         return;
       }
@@ -209,6 +236,7 @@ NdArray sort_impl(const NdArray& x, int64_t axis_arg, bool desc, bool indices, c
     throw ValueError(std::string(who) + ": expected an array of at least one dimension, got a "
                                         "0-d array");
   const int axis = normalize_axis(axis_arg, x.ndim(), who);
+  const SortIsa isa = sort_isa_for_call(who);
   const NdArray v = move_axis_last(x, axis);
   NdArray out = empty(v.shape, indices ? DType::Int64 : x.dtype);
   const int64_t L = v.shape[v.ndim() - 1];
@@ -227,8 +255,8 @@ NdArray sort_impl(const NdArray& x, int64_t axis_arg, bool desc, bool indices, c
         for (int64_t m = b; m < e; ++m) {
           const char* in = base + starts[m] * static_cast<int64_t>(isz);
           char* o = obase + m * L * static_cast<int64_t>(osz);
-          if (indices) argsort_line<T>(in, st, L, reinterpret_cast<int64_t*>(o), desc, sc);
-          else sort_line<T>(in, st, L, o, desc, sc);
+          if (indices) argsort_line<T>(in, st, L, reinterpret_cast<int64_t*>(o), desc, isa, sc);
+          else sort_line<T>(in, st, L, o, desc, isa, sc);
         }
       });
     });

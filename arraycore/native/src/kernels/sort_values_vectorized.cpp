@@ -84,7 +84,7 @@ SortRunner engine_sort_runner() {
 }
 
 template <class T>
-void sort_line_vectorized(const char* in, int64_t st, int64_t n, T* out, bool desc) {
+void sort_line_vectorized(const char* in, int64_t st, int64_t n, T* out, bool desc, SortIsa isa) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8);
   using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
   constexpr U kTop = U(1) << (8 * sizeof(U) - 1);
@@ -95,19 +95,25 @@ void sort_line_vectorized(const char* in, int64_t st, int64_t n, T* out, bool de
   U* o = reinterpret_cast<U*>(out);
   const SortRunner runner = engine_sort_runner();
   if (st == static_cast<int64_t>(sizeof(T))) {
-    vector_sort(reinterpret_cast<const U*>(in), n, o, codec, &runner);
+    vector_sort(reinterpret_cast<const U*>(in), n, o, codec, &runner, isa);
   } else {
     for (int64_t i = 0; i < n; ++i) o[i] = load<U>(in + i * st);
-    vector_sort(o, n, o, codec, &runner);
+    vector_sort(o, n, o, codec, &runner, isa);
   }
   if constexpr (std::is_floating_point_v<T>) repair_float_ties(in, st, n, o, desc);
 }
 
-template void sort_line_vectorized<float>(const char*, int64_t, int64_t, float*, bool);
-template void sort_line_vectorized<double>(const char*, int64_t, int64_t, double*, bool);
-template void sort_line_vectorized<int32_t>(const char*, int64_t, int64_t, int32_t*, bool);
-template void sort_line_vectorized<uint32_t>(const char*, int64_t, int64_t, uint32_t*, bool);
-template void sort_line_vectorized<int64_t>(const char*, int64_t, int64_t, int64_t*, bool);
-template void sort_line_vectorized<uint64_t>(const char*, int64_t, int64_t, uint64_t*, bool);
+template void sort_line_vectorized<float>(const char*, int64_t, int64_t, float*, bool,
+                                              SortIsa);
+template void sort_line_vectorized<double>(const char*, int64_t, int64_t, double*, bool,
+                                              SortIsa);
+template void sort_line_vectorized<int32_t>(const char*, int64_t, int64_t, int32_t*, bool,
+                                              SortIsa);
+template void sort_line_vectorized<uint32_t>(const char*, int64_t, int64_t, uint32_t*, bool,
+                                              SortIsa);
+template void sort_line_vectorized<int64_t>(const char*, int64_t, int64_t, int64_t*, bool,
+                                              SortIsa);
+template void sort_line_vectorized<uint64_t>(const char*, int64_t, int64_t, uint64_t*, bool,
+                                              SortIsa);
 
 }  // namespace arraycore::native

@@ -1,516 +1,76 @@
-// L0: AVX2 quicksort of 32- and 64-bit keys.
-//
-// Note [Vectorized quicksort]
-// A radix sort moves every element to one of 256 places per pass; on the machines we measure
-// (virtualised, 4 KiB pages) those scattered writes cost ~2-3 ns per element and pass, which
-// put a 1e6-element float32 sort at 1.8x NumPy's.  NumPy itself sorts 4-byte values with a
-// vectorized quicksort (x86-simd-sort), whose passes stream through memory.  This file is our
-// own implementation of the same family of algorithms (Gueron & Krasnov, "Fast quicksort
-// implementation using AVX instructions", 2016; Bramas, "A novel hybrid quicksort algorithm
-// vectorized using AVX-512 on Intel Skylake", 2017):
-//
-// * Partition: a vector of keys (8 of 32 bits, 4 of 64) is compared with the pivot; the mask
-//   indexes a table of permutations that moves the keys staying left to the front of the
-//   vector and the keys going right to its back, and the whole vector is stored twice, at the
-//   left and at the right write position, each of which then advances by its count.  The
-//   partition is in place: it first holds kUnroll vectors from each end in registers, which
-//   frees room to write, and then reads from whichever end has less room left, so a write never
-//   lands on unread keys.  Reading kUnroll vectors per choice of end amortises the choice; the
-//   loop is then bound by instruction throughput (about 11 instructions per vector).
-// * Leaves of at most 16 vectors (128 32-bit keys, 64 64-bit keys) are sorted in 8 or 16
-//   registers: Batcher's odd-even merge network sorts the lanes across the vectors (19 or 63
-//   comparators), square transposes turn the sorted columns into sorted runs of vectors, and
-//   bitonic merges join the runs.  Padding is the largest key.
-// * Pivot: Tukey's ninther of 9 keys spread over the range.  A partition that sends nothing right
-//   means the pivot is the maximum; the range is then split into (< pivot, == pivot) instead,
-//   which finishes all keys equal to the maximum at once, so runs of equal keys cost one pass.
-// * Depth limit: after 2 log2(n) levels (adversarial input) the range goes to std::sort.
-// * Threads: given a SortRunner with several workers, the top levels partition their ranges in
-//   parallel until there are ~4 ranges per worker, which are then sorted as whole tasks,
-//   assigned largest first to the least loaded worker (vector_sort.h).
-// * Keys: the callers' values are mapped to signed keys by a KeyCodec (vector_sort.h); the
-//   first partition encodes as it reads, and leaves decode as they store, so the mapping
-//   costs no pass of its own.
+// L0: the vector sort's entry point: the choice of instruction set (Note [Sort ISA] in
+// vector_sort.h) and the AVX2 instance of the quicksort (Note [Vectorized quicksort] in
+// vector_quicksort.h).  The AVX-512 instances live in vector_sort_avx512.cpp and
+// vector_sort_avx512_emulated.cpp.
 #include "vector_sort.h"
 
-#include <algorithm>
-#include <cstring>
-#include <limits>
 #include <stdexcept>
-#include <utility>
-#include <vector>
 
 #ifdef __AVX2__
+#include "vector_quicksort.h"
 #include "vector_sort_lanes.h"
 #endif
 
 namespace arraycore::native {
 
-#ifndef __AVX2__
-
-bool vector_sort_available() { return false; }
-template <class U>
-void vector_sort(const U*, int64_t, U*, const KeyCodec<U>&, const SortRunner*) {
-  throw std::logic_error("vector_sort: this build has no AVX2");
-}
-
-#else
-
-bool vector_sort_available() { return true; }
-
-namespace vsort {
-namespace {
-
-constexpr int kUnroll = 8;  // vectors read per partition step
-
-template <class L>
-inline void compare_exchange(V& a, V& b) {
-  const V lo = L::min(a, b);
-  b = L::max(a, b);
-  a = lo;
-}
-
-// r[0, N) holds a bitonic sequence (vector i = keys i*lanes ...): sort it ascending.
-// (The loops over registers are unrolled fully so that r stays in registers.)
-template <class L, int N>
-inline void sort_bitonic_vectors(V* r) {
-#pragma GCC unroll 8
-  for (int d = N / 2; d >= 1; d /= 2)
-#pragma GCC unroll 32
-    for (int i = 0; i < N; ++i)
-      if ((i & d) == 0) compare_exchange<L>(r[i], r[i + d]);
-#pragma GCC unroll 32
-  for (int i = 0; i < N; ++i) r[i] = L::sort_bitonic(r[i]);
-}
-
-// r[0, N/2) and r[N/2, N) are each sorted: merge them (reversing the second half makes the
-// whole a bitonic sequence).
-template <class L, int N>
-inline void merge_sorted_halves(V* r) {
-  constexpr int H = N / 2;
-  for (int i = 0; i < H / 2; ++i) std::swap(r[H + i], r[N - 1 - i]);
-  for (int i = H; i < N; ++i) r[i] = L::reverse(r[i]);
-  sort_bitonic_vectors<L, N>(r);
-}
-
-// r[0, N) holds sorted runs of W/2 vectors: merge them pairwise until one run remains.
-template <class L, int W, int N>
-inline void merge_runs(V* r) {
-  if constexpr (W <= N) {
-    for (int i = 0; i < N; i += W) merge_sorted_halves<L, W>(r + i);
-    merge_runs<L, 2 * W, N>(r);
+bool sort_isa_built(SortIsa isa) {
+  switch (isa) {
+    case SortIsa::kScalar:
+      return true;
+#ifdef __AVX2__
+    case SortIsa::kAvx2:
+    case SortIsa::kAvx512Emulated:  // its short leaves use the AVX2 networks
+      return true;
+#if defined(__AVX512F__)
+    case SortIsa::kAvx512:
+      return true;
+#endif
+#endif
+    default:
+      return false;
   }
 }
 
-// Batcher's odd-even merge sorting network for N inputs (N a power of two), as a list of
-// comparator pairs generated at compile time.  N = 8: 19 comparators, N = 16: 63.
-template <int N>
-struct OddEvenMergeNetwork {
-  template <class Visit>
-  static constexpr void visit(Visit&& f) {
-    for (int p = 1; p < N; p *= 2)
-      for (int k = p; k >= 1; k /= 2)
-        for (int j = k % p; j + k < N; j += 2 * k)
-          for (int i = 0; i < k && i + j + k < N; ++i)
-            if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) f(i + j, i + j + k);
-  }
-  static constexpr int count() {
-    int c = 0;
-    visit([&c](int, int) { ++c; });
-    return c;
-  }
-  int pairs[count()][2];
-  constexpr OddEvenMergeNetwork() : pairs{} {
-    int c = 0;
-    visit([&](int a, int b) {
-      pairs[c][0] = a;
-      pairs[c][1] = b;
-      ++c;
-    });
-  }
-};
-
-// Sorts the N * lanes keys held in r.  A sorting network on the lanes sorts each column (N
-// keys); transposing the square blocks turns column c into the vectors (block0[c], block1[c],
-// ...), which are gathered into runs; bitonic merges join the runs.
-template <class L, int N, size_t... I>
-inline void apply_network(V* r, std::index_sequence<I...>) {
-  static constexpr OddEvenMergeNetwork<N> kNet{};
-  // Every register index a compile-time constant: r stays in registers.
-  (compare_exchange<L>(r[kNet.pairs[I][0]], r[kNet.pairs[I][1]]), ...);
+SortIsa widest_sort_isa() {
+  if (sort_isa_built(SortIsa::kAvx512)) return SortIsa::kAvx512;
+  if (sort_isa_built(SortIsa::kAvx2)) return SortIsa::kAvx2;
+  return SortIsa::kScalar;
 }
-
-template <class L, int N>
-inline void sort_vectors(V* r) {
-  constexpr int kL = L::kCount;
-  static_assert(N % kL == 0, "the transposes need whole square blocks");
-  apply_network<L, N>(r, std::make_index_sequence<OddEvenMergeNetwork<N>::count()>{});
-  for (int b = 0; b < N; b += kL) L::transpose(r + b);
-  constexpr int kRun = N / kL;  // vectors per sorted run
-  if constexpr (kRun > 1) {
-    V t[N];
-    for (int c = 0; c < kL; ++c)
-      for (int b = 0; b < kRun; ++b) t[c * kRun + b] = r[b * kL + c];
-    for (int i = 0; i < N; ++i) r[i] = t[i];
-  }
-  merge_runs<L, 2 * kRun, N>(r);
-}
-
-// The order-preserving map between raw bits and signed keys (KeyCodec) on vectors.
-template <class L>
-struct Codec {
-  V float_mask, xor_const;
-  template <class U>
-  explicit Codec(const KeyCodec<U>& c)
-      : float_mask(L::set1(static_cast<typename L::Key>(c.float_mask))),
-        xor_const(L::set1(static_cast<typename L::Key>(c.xor_const))) {}
-  // Negative floats have their magnitude bits inverted: x ^ (sign(x) >>logical 1).
-  V flip_negative(V x) const {
-    return _mm256_xor_si256(x, _mm256_and_si256(L::shift_right_1(L::sign_mask(x)), float_mask));
-  }
-  V encode(V bits) const { return _mm256_xor_si256(flip_negative(bits), xor_const); }
-  V decode(V key) const { return flip_negative(_mm256_xor_si256(key, xor_const)); }
-};
-
-template <class L>
-inline V load(const typename L::Key* p) {
-  return _mm256_loadu_si256(reinterpret_cast<const V*>(p));
-}
-template <class L>
-inline void store(typename L::Key* p, V x) {
-  _mm256_storeu_si256(reinterpret_cast<V*>(p), x);
-}
-
-// Sorts the n <= N * lanes keys of a and decodes them.
-template <class L, int N>
-void sort_leaf_n(typename L::Key* a, int64_t n, const Codec<L>& codec) {
-  constexpr int kL = L::kCount;
-  const V pad = L::set1(std::numeric_limits<typename L::Key>::max());
-  V r[N];
-  for (int i = 0; i < N; ++i) {
-    const int64_t lo = int64_t(i) * kL;
-    if (lo + kL <= n) {
-      r[i] = load<L>(a + lo);
-    } else if (lo < n) {
-      const V m = L::first(n - lo);
-      r[i] = _mm256_blendv_epi8(pad, L::maskload(a + lo, m), m);
-    } else {
-      r[i] = pad;
-    }
-  }
-  sort_vectors<L, N>(r);
-  for (int i = 0; i < N; ++i) {
-    const int64_t lo = int64_t(i) * kL;
-    if (lo + kL <= n) store<L>(a + lo, codec.decode(r[i]));
-    else if (lo < n) L::maskstore(a + lo, L::first(n - lo), codec.decode(r[i]));
-  }
-}
-
-template <class L>
-constexpr int64_t kLeaf = int64_t(L::kLeafVectors) * L::kCount;
-
-template <class L>
-void sort_leaf(typename L::Key* a, int64_t n, const Codec<L>& codec) {
-  if (n <= kLeaf<L> / 2) sort_leaf_n<L, L::kLeafVectors / 2>(a, n, codec);
-  else sort_leaf_n<L, L::kLeafVectors>(a, n, codec);
-}
-
-// Decodes keys that are already in their final place.
-template <class L>
-void decode_range(typename L::Key* a, int64_t n, const Codec<L>& codec) {
-  constexpr int kL = L::kCount;
-  int64_t i = 0;
-  for (; i + kL <= n; i += kL) store<L>(a + i, codec.decode(load<L>(a + i)));
-  if (i < n) {
-    const V m = L::first(n - i);
-    L::maskstore(a + i, m, codec.decode(L::maskload(a + i, m)));
-  }
-}
-
-// Writes partitioned vectors into out[lw, rw): keys that stay left at lw upwards, keys that go
-// right (Strict: key >= pivot, else key > pivot) at rw downwards.  A put stores a whole vector
-// at both ends, so it needs a vector's worth of free slots at each (the caller's job).
-template <class L, bool Strict>
-struct PartitionWriter {
-  static constexpr int kL = L::kCount;
-  typename L::Key* out;
-  int64_t lw, rw;
-  V pivot;
-
-  // 64-bit masks and counts: no sign extensions in the loop.
-  uint64_t right_mask(V x) const {
-    if constexpr (Strict) return ~L::mask_bits(L::greater(pivot, x)) & ((1u << kL) - 1);
-    else return L::mask_bits(L::greater(x, pivot));
-  }
-  static V arrange(V x, uint64_t m) {
-    return _mm256_permutevar8x32_epi32(
-        x, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
-               reinterpret_cast<const __m128i*>(L::kPermutations.idx[m]))));
-  }
-  void put(V x) {
-    const uint64_t m = right_mask(x);
-    const int64_t nr = __builtin_popcountll(m);
-    const V y = arrange(x, m);
-    store<L>(out + lw, y);
-    store<L>(out + rw - kL, y);
-    lw += kL - nr;
-    rw -= nr;
-  }
-  // The last two writes, when exactly kL + rest (< 2 * kL) slots remain: a whole vector x,
-  // then the first `rest` lanes of `tail`.
-  void put_last(V x, V tail, int64_t rest) {
-    // The left part is stored whole, the right part masked so it cannot overwrite it.
-    uint64_t m = right_mask(x);
-    const int64_t nr = __builtin_popcountll(m);
-    V y = arrange(x, m);
-    store<L>(out + lw, y);
-    L::maskstore(out + rw - kL, _mm256_xor_si256(L::first(kL - nr), _mm256_set1_epi32(-1)), y);
-    lw += kL - nr;
-    rw -= nr;
-    // rw - lw == rest: the valid lanes of the tail, left-going then right-going, fill it
-    // exactly (invalid lanes are marked right-going, so the permutation puts them last).
-    const uint64_t all = (1u << kL) - 1, valid = all >> (kL - rest);
-    m = right_mask(tail) & valid;
-    y = arrange(tail, m | (~valid & all));
-    L::maskstore(out + lw, L::first(rest), y);
-    lw += rest - __builtin_popcountll(m);
-    rw = lw;
-  }
-};
-
-// Partitions a[0, n) in place (see PartitionWriter for which keys go right) and returns how
-// many stay left.  Needs n >= 2 * kUnroll * lanes.
-template <class L, bool Strict>
-int64_t partition(typename L::Key* a, int64_t n, typename L::Key pivot) {
-  constexpr int kL = L::kCount;
-  constexpr int64_t kStep = kUnroll * kL;
-  PartitionWriter<L, Strict> w{a, 0, n, L::set1(pivot)};
-  V held_left[kUnroll], held_right[kUnroll];
-  for (int i = 0; i < kUnroll; ++i) {
-    held_left[i] = load<L>(a + i * kL);
-    held_right[i] = load<L>(a + n - kStep + i * kL);
-  }
-  int64_t rl = kStep, rr = n - kStep;  // unread keys are a[rl, rr)
-  // Invariant: (rl - lw) + (rw - rr) == 2 * kStep free slots.  Reading from the end with less
-  // room gives both ends at least kStep, enough for kUnroll puts.
-  while (rr - rl >= kStep) {
-    const bool from_left = (rl - w.lw) <= (w.rw - rr);
-    const typename L::Key* src = a + (from_left ? rl : rr - kStep);
-    rl += from_left ? kStep : 0;
-    rr -= from_left ? 0 : kStep;
-    V x[kUnroll];
-    for (int i = 0; i < kUnroll; ++i) x[i] = load<L>(src + i * kL);
-    for (int i = 0; i < kUnroll; ++i) w.put(x[i]);
-  }
-  // Single vectors while whole ones remain: the 2 * kStep free slots still leave a vector's
-  // worth at both ends after each read.
-  while (rr - rl >= kL) {
-    const bool from_left = (rl - w.lw) <= (w.rw - rr);
-    const typename L::Key* src = a + (from_left ? rl : rr - kL);
-    rl += from_left ? kL : 0;
-    rr -= from_left ? 0 : kL;
-    w.put(load<L>(src));
-  }
-  // Less than a vector unread: once it is in a register the free slots are the contiguous
-  // a[lw, rw), 2 * kStep + rest of them, and whole puts are safe while rw - lw >= 2 vectors.
-  const int64_t rest = rr - rl;
-  const V tail = L::maskload(a + rl, L::first(rest));
-  for (int i = 0; i < kUnroll; ++i) w.put(held_left[i]);
-  for (int i = 0; i < kUnroll - 1; ++i) w.put(held_right[i]);
-  w.put_last(held_right[kUnroll - 1], tail, rest);
-  return w.lw;
-}
-
-// Encodes the n >= 2 * lanes raw values of src into keys and partitions them into out in one
-// pass; returns how many stay left (key <= pivot).
-template <class L>
-int64_t partition_encoded(const typename L::Key* src, int64_t n, typename L::Key* out,
-                          typename L::Key pivot, const Codec<L>& codec) {
-  constexpr int kL = L::kCount;
-  PartitionWriter<L, false> w{out, 0, n, L::set1(pivot)};
-  // The unwritten slots out[lw, rw) number n - i: whole puts are safe while that is >= 2 kL.
-  int64_t i = 0;
-  for (; n - i >= 2 * kL; i += kL) w.put(codec.encode(load<L>(src + i)));
-  const int64_t rest = n - i - kL;
-  const V tail = codec.encode(L::maskload(src + i + kL, L::first(rest)));
-  w.put_last(codec.encode(load<L>(src + i)), tail, rest);
-  return w.lw;
-}
-
-// The median of three keys, branch-free.
-template <class K>
-inline K median3(K a, K b, K c) {
-  return std::max(std::min(a, b), std::min(std::max(a, b), c));
-}
-
-// Tukey's ninther: the median of the medians of three groups of three spread over the range.
-template <class K, class KeyAt>
-K choose_pivot(int64_t n, KeyAt key) {
-  const int64_t s = n / 9, o = s / 2;
-  return median3(median3(key(o), key(o + s), key(o + 2 * s)),
-                 median3(key(o + 3 * s), key(o + 4 * s), key(o + 5 * s)),
-                 median3(key(o + 6 * s), key(o + 7 * s), key(o + 8 * s)));
-}
-
-// Sorts the keys a[0, n) and decodes them.
-template <class L>
-void quicksort(typename L::Key* a, int64_t n, int depth, const Codec<L>& codec) {
-  using K = typename L::Key;
-  while (n > kLeaf<L>) {
-    if (depth-- == 0) {
-      std::sort(a, a + n);
-      decode_range(a, n, codec);
-      return;
-    }
-    const K pivot = choose_pivot<K>(n, [a](int64_t i) { return a[i]; });
-    const int64_t m = partition<L, false>(a, n, pivot);
-    if (m == n) {
-      // Nothing above the pivot: it is the maximum.  The keys equal to it are final.
-      n = partition<L, true>(a, n, pivot);
-      decode_range(a + n, m - n, codec);
-      continue;
-    }
-    // Recurse into the smaller side, loop on the larger (stack depth <= log2 n).
-    if (m < n - m) {
-      quicksort(a, m, depth, codec);
-      a += m;
-      n -= m;
-    } else {
-      quicksort(a + m, n - m, depth, codec);
-      n = m;
-    }
-  }
-  sort_leaf(a, n, codec);
-}
-
-int initial_depth(int64_t n) {
-  int depth = 0;
-  for (int64_t k = n; k > 1; k >>= 1) depth += 2;
-  return depth;
-}
-
-// A range of keys still to sort, with its remaining depth budget.
-template <class K>
-struct Range {
-  K* a;
-  int64_t n;
-  int depth;
-};
-
-// Ranges at least this long are worth a task of their own.
-constexpr int64_t kParallelMin = int64_t(1) << 15;
-
-// One partition step of r into at most two ranges appended to out (keys equal to a maximum
-// pivot are finished and decoded on the spot).
-template <class L>
-void split_range(const Range<typename L::Key>& r, const Codec<L>& codec,
-                 Range<typename L::Key>* out, int* count) {
-  using K = typename L::Key;
-  *count = 0;
-  if (r.n < 2 * kParallelMin || r.depth == 0) {
-    out[(*count)++] = r;
-    return;
-  }
-  const K pivot = choose_pivot<K>(r.n, [a = r.a](int64_t i) { return a[i]; });
-  const int64_t m = partition<L, false>(r.a, r.n, pivot);
-  if (m == r.n) {
-    const int64_t lt = partition<L, true>(r.a, r.n, pivot);
-    decode_range(r.a + lt, r.n - lt, codec);
-    out[(*count)++] = {r.a, lt, r.depth - 1};
-    return;
-  }
-  out[(*count)++] = {r.a, m, r.depth - 1};
-  out[(*count)++] = {r.a + m, r.n - m, r.depth - 1};
-}
-
-// Sorts the ranges, split further and spread over runner.threads workers: a few levels of
-// partitions (each level's ranges partitioned in parallel) until there are about 4 ranges per
-// worker, then whole ranges as tasks, assigned largest first to the least loaded worker.
-template <class L>
-void sort_ranges(std::vector<Range<typename L::Key>> ranges, const Codec<L>& codec,
-                 const SortRunner& runner) {
-  using R = Range<typename L::Key>;
-  const int threads = std::max(runner.threads, 1);
-  for (int level = 0; level < 8 && static_cast<int>(ranges.size()) < 4 * threads; ++level) {
-    std::vector<R> next(2 * ranges.size());
-    std::vector<int> counts(ranges.size());
-    runner.run(static_cast<int64_t>(ranges.size()), [&](int64_t i) {
-      split_range<L>(ranges[i], codec, &next[2 * i], &counts[i]);
-    });
-    std::vector<R> kept;
-    for (size_t i = 0; i < ranges.size(); ++i)
-      for (int j = 0; j < counts[i]; ++j) kept.push_back(next[2 * i + j]);
-    const bool split_any = kept.size() != ranges.size();
-    ranges = std::move(kept);
-    if (!split_any) break;
-  }
-  std::sort(ranges.begin(), ranges.end(), [](const R& x, const R& y) { return x.n > y.n; });
-  std::vector<std::vector<R>> work(static_cast<size_t>(threads));
-  std::vector<int64_t> load(static_cast<size_t>(threads), 0);
-  for (const R& r : ranges) {
-    const size_t w = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-    work[w].push_back(r);
-    load[w] += r.n;
-  }
-  runner.run(threads, [&](int64_t w) {
-    for (const R& r : work[static_cast<size_t>(w)]) quicksort(r.a, r.n, r.depth, codec);
-  });
-}
-
-template <class L, class U>
-void sort_encoded(const U* src_bits, int64_t n, U* out_bits, const KeyCodec<U>& key_codec,
-                  const SortRunner* runner) {
-  using K = typename L::Key;
-  static_assert(sizeof(K) == sizeof(U));
-  const Codec<L> codec(key_codec);
-  const K* src = reinterpret_cast<const K*>(src_bits);
-  K* a = reinterpret_cast<K*>(out_bits);
-  auto key_at = [&](int64_t i) { return static_cast<K>(key_codec.encode(src_bits[i])); };
-  const int depth = initial_depth(n);
-  std::vector<Range<K>> ranges;
-  if (n <= kLeaf<L> || src_bits == out_bits) {
-    // Encode in place, then sort.  (A leaf loads whole vectors, which `src` may not have.)
-    for (int64_t i = 0; i < n; ++i) a[i] = key_at(i);
-    if (n <= kLeaf<L>) {
-      sort_leaf(a, n, codec);
-      return;
-    }
-    ranges.push_back({a, n, depth});
-  } else {
-    // The first partition reads the raw values and writes keys: the encoding costs no pass.
-    const K pivot = choose_pivot<K>(n, key_at);
-    const int64_t m = partition_encoded<L>(src, n, a, pivot, codec);
-    if (m == n) {
-      const int64_t lt = partition<L, true>(a, n, pivot);
-      decode_range(a + lt, n - lt, codec);
-      ranges.push_back({a, lt, depth});
-    } else {
-      ranges.push_back({a, m, depth});
-      ranges.push_back({a + m, n - m, depth});
-    }
-  }
-  if (runner && runner->threads > 1 && n >= 4 * kParallelMin) {
-    sort_ranges<L>(std::move(ranges), codec, *runner);
-  } else {
-    for (const auto& r : ranges) quicksort(r.a, r.n, r.depth, codec);
-  }
-}
-
-}  // namespace
-}  // namespace vsort
 
 template <class U>
 void vector_sort(const U* src, int64_t n, U* out, const KeyCodec<U>& codec,
-                 const SortRunner* runner) {
-  using Key = std::conditional_t<sizeof(U) == 4, int32_t, int64_t>;
-  vsort::sort_encoded<vsort::Lanes<Key>>(src, n, out, codec, runner);
+                 const SortRunner* runner, SortIsa isa) {
+  switch (isa) {
+    case SortIsa::kAvx2:
+      return vector_sort_avx2(src, n, out, codec, runner);
+    case SortIsa::kAvx512:
+      return vector_sort_avx512(src, n, out, codec, runner);
+    case SortIsa::kAvx512Emulated:
+      return vector_sort_avx512_emulated(src, n, out, codec, runner);
+    default:
+      throw std::logic_error("vector_sort: no vector sort for the scalar ISA");
+  }
 }
 
-#endif  // __AVX2__
+template <class U>
+void vector_sort_avx2(const U* src, int64_t n, U* out, const KeyCodec<U>& codec,
+                      const SortRunner* runner) {
+#ifdef __AVX2__
+  using Key = std::conditional_t<sizeof(U) == 4, int32_t, int64_t>;
+  vsort::sort_encoded<vsort::Lanes<Key>>(src, n, out, codec, runner);
+#else
+  (void)src, (void)n, (void)out, (void)codec, (void)runner;
+  throw std::logic_error("vector_sort: this build has no AVX2");
+#endif
+}
 
 template void vector_sort<uint32_t>(const uint32_t*, int64_t, uint32_t*,
-                                    const KeyCodec<uint32_t>&, const SortRunner*);
+                                    const KeyCodec<uint32_t>&, const SortRunner*, SortIsa);
 template void vector_sort<uint64_t>(const uint64_t*, int64_t, uint64_t*,
-                                    const KeyCodec<uint64_t>&, const SortRunner*);
+                                    const KeyCodec<uint64_t>&, const SortRunner*, SortIsa);
+template void vector_sort_avx2<uint32_t>(const uint32_t*, int64_t, uint32_t*,
+                                         const KeyCodec<uint32_t>&, const SortRunner*);
+template void vector_sort_avx2<uint64_t>(const uint64_t*, int64_t, uint64_t*,
+                                         const KeyCodec<uint64_t>&, const SortRunner*);
 
 }  // namespace arraycore::native

@@ -1,7 +1,7 @@
-// L0: an unstable AVX2 sort of 32- and 64-bit keys, and the stable `sort` of 4- and 8-byte
-// values built on it.
+// L0: an unstable vector sort of 32- and 64-bit keys (AVX2 or AVX-512), and the stable `sort`
+// of 4- and 8-byte values built on it.
 //
-// See Note [Vectorized quicksort] in vector_sort.cpp.
+// See Note [Vectorized quicksort] in vector_quicksort.h and Note [Sort ISA] below.
 #pragma once
 
 #include <cstdint>
@@ -10,9 +10,23 @@
 
 namespace arraycore::native {
 
-// True when this build has the vector sort (compiled with AVX2); otherwise the callers use the
-// radix sort.
-bool vector_sort_available();
+// Note [Sort ISA]
+// The vector sort has one implementation per instruction set, each compiled only where the
+// build machine has it (-march=native defines the macros):
+//   kAvx512: 16 x 32-bit / 8 x 64-bit lanes, compress-based partitions (__AVX512F__);
+//   kAvx2:   8 x 32-bit / 4 x 64-bit lanes, permutation-table partitions (__AVX2__);
+//   kScalar: no vector sort: the callers use the radix sort and std::stable_sort.
+// A call uses the widest one built, unless the environment variable ARRAYCORE_SORT_ISA (read
+// on every sort/argsort call, so tests can switch it) names a narrower one: "avx2" or "scalar"
+// ("native" or unset: the widest).  "avx512-emulated" runs the AVX-512 algorithm with every
+// AVX-512 intrinsic it uses emulated lane by lane in portable C++ (built wherever AVX2 is): it
+// is slow and exists so that machines without AVX-512 test that path's code.
+enum class SortIsa { kScalar, kAvx2, kAvx512, kAvx512Emulated };
+
+// Whether this build has the vector sort for isa (kScalar: always).
+bool sort_isa_built(SortIsa isa);
+// The widest vector sort this build has (kScalar when none).
+SortIsa widest_sort_isa();
 
 // The order-preserving map from a value's bits (U = uint32_t or uint64_t) to a signed key:
 //   key = flip_negative(bits) ^ xor_const, flip_negative(x) = x ^ ((x >>arith 63|31) >>logical 1)
@@ -45,14 +59,27 @@ SortRunner engine_sort_runner();
 // Sorts the n values src[0, n) by their keys into out[0, n).  out is src (in place) or does
 // not overlap it.  Unstable: the callers use it where values with equal keys are identical
 // bits, or repair the few runs where they are not.  runner: nullptr sorts on this thread.
+// isa: a vector ISA this build has (sort_isa_built); throws std::logic_error otherwise.
 template <class U>
 void vector_sort(const U* src, int64_t n, U* out, const KeyCodec<U>& codec,
-                 const SortRunner* runner = nullptr);
+                 const SortRunner* runner = nullptr, SortIsa isa = widest_sort_isa());
+
+// The per-ISA entry points vector_sort dispatches to (vector_sort.cpp,
+// vector_sort_avx512.cpp, vector_sort_avx512_emulated.cpp).
+template <class U>
+void vector_sort_avx2(const U* src, int64_t n, U* out, const KeyCodec<U>& codec,
+                      const SortRunner* runner);
+template <class U>
+void vector_sort_avx512(const U* src, int64_t n, U* out, const KeyCodec<U>& codec,
+                        const SortRunner* runner);
+template <class U>
+void vector_sort_avx512_emulated(const U* src, int64_t n, U* out, const KeyCodec<U>& codec,
+                                 const SortRunner* runner);
 
 // Sorts one line of n values (T = float, double, or a 4- or 8-byte integer; read at byte
 // stride `st`) into the contiguous `out`, with the result of a stable sort
-// (sort_values_vectorized.cpp).
+// (sort_values_vectorized.cpp).  isa: a vector ISA this build has.
 template <class T>
-void sort_line_vectorized(const char* in, int64_t st, int64_t n, T* out, bool desc);
+void sort_line_vectorized(const char* in, int64_t st, int64_t n, T* out, bool desc, SortIsa isa);
 
 }  // namespace arraycore::native

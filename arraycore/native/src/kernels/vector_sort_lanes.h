@@ -1,5 +1,5 @@
-// L0: the AVX2 primitives the vector quicksort (vector_sort.cpp) is written in, for vectors of
-// 8 int32 keys and of 4 int64 keys.  Everything above this header is generic over the two.
+// L0: the AVX2 primitives the vector quicksort (vector_quicksort.h, which lists what a Lanes
+// type provides) is written in, for vectors of 8 int32 keys and of 4 int64 keys.
 #pragma once
 
 #include <cstdint>
@@ -27,11 +27,57 @@ struct PermutationTable {
   }
 };
 
+// What the two key widths share: whole-vector memory access, bit operations, and the
+// partition stores built on the permutation tables.  D: Lanes<int32_t> or Lanes<int64_t>.
+template <class D>
+struct LanesCommon {
+  static V load(const void* p) { return _mm256_loadu_si256(static_cast<const V*>(p)); }
+  static void store(void* p, V x) { _mm256_storeu_si256(static_cast<V*>(p), x); }
+  static V bit_xor(V a, V b) { return _mm256_xor_si256(a, b); }
+  static V bit_and(V a, V b) { return _mm256_and_si256(a, b); }
+  template <class Key>
+  static V load_first(const Key* p, int64_t k, V pad) {
+    const V m = D::first(k);
+    return _mm256_blendv_epi8(pad, D::maskload(p, m), m);
+  }
+  template <class Key>
+  static void store_first(Key* p, int64_t k, V x) { D::maskstore(p, D::first(k), x); }
+  static uint64_t greater_bits(V a, V b) { return D::mask_bits(D::greater(a, b)); }
+  // The keys of x with bit m clear first, then the others, each in lane order.
+  static V arrange(V x, uint64_t m) {
+    return _mm256_permutevar8x32_epi32(
+        x, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
+               reinterpret_cast<const __m128i*>(D::kPermutations.idx[m]))));
+  }
+  // One arranged vector, stored whole at both ends (see vector_quicksort.h).
+  template <class Key>
+  static void put(Key* left, Key* right_end, V x, uint64_t right_bits, int64_t) {
+    const V y = arrange(x, right_bits);
+    store(left, y);
+    store(right_end - D::kCount, y);
+  }
+  template <class Key>
+  static void put_exact(Key* left, Key* right_end, V x, uint64_t right_bits,
+                        uint64_t valid_bits) {
+    constexpr uint64_t kAll = (uint64_t(1) << D::kCount) - 1;
+    // Invalid lanes count as right-going: valid_bits is a prefix, so they come after the
+    // valid right-going ones.
+    const uint64_t m = right_bits & valid_bits;
+    const int64_t nr = __builtin_popcountll(m);
+    const int64_t nl = __builtin_popcountll(valid_bits) - nr;
+    const V y = arrange(x, m | (~valid_bits & kAll));
+    D::maskstore(left, D::first(nl), y);
+    // Lanes [nl, nl + nr) of y to right_end[-nr, 0).
+    D::maskstore(right_end - nr - nl, _mm256_andnot_si256(D::first(nl), D::first(nl + nr)), y);
+  }
+};
+
 template <class K> struct Lanes;
 
 template <>
-struct Lanes<int32_t> {
+struct Lanes<int32_t> : LanesCommon<Lanes<int32_t>> {
   using Key = int32_t;
+  using V = vsort::V;
   static constexpr int kCount = 8;
   static constexpr int kLeafVectors = 16;  // leaves: up to 128 keys in 8 or 16 registers
   static constexpr PermutationTable<8, 1> kPermutations{};
@@ -85,8 +131,9 @@ struct Lanes<int32_t> {
 };
 
 template <>
-struct Lanes<int64_t> {
+struct Lanes<int64_t> : LanesCommon<Lanes<int64_t>> {
   using Key = int64_t;
+  using V = vsort::V;
   static constexpr int kCount = 4;
   static constexpr int kLeafVectors = 16;   // leaves: up to 64 keys in 8 or 16 registers
   static constexpr PermutationTable<4, 2> kPermutations{};
