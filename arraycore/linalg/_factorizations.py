@@ -52,7 +52,7 @@ def eigvalsh(x, /, *, UPLO="L"):
     upper = _uplo(UPLO, "eigvalsh")
     if is_empty(x.shape):
         return zeros(x.shape[:-1], REAL_OF[x.dtype])
-    return _native.linalg_eigh(x, upper, False, name="eigvalsh")
+    return _native.linalg_eigh(x, upper, False, name="eigvalsh")[0]
 
 
 def eig(x, /):
@@ -73,7 +73,7 @@ def eigvals(x, /):
     x = float_matrix(x, "eigvals", square=True)
     if is_empty(x.shape):
         return zeros(x.shape[:-1], COMPLEX_OF[x.dtype])
-    return _native.linalg_eig(x, False, name="eigvals")
+    return _native.linalg_eig(x, False, name="eigvals")[0]
 
 
 def svd(x, /, *, full_matrices=True):
@@ -100,7 +100,7 @@ def svdvals(x, /):
     x = float_matrix(x, "svdvals")
     if is_empty(x.shape):
         return zeros(tuple(x.shape[:-2]) + (min(x.shape[-2:]),), REAL_OF[x.dtype])
-    return _native.linalg_svd(x, False, False, name="svdvals")
+    return _native.linalg_svd(x, False, False, name="svdvals")[0]
 
 
 _QR_MODES = ("reduced", "complete", "r")
@@ -122,7 +122,7 @@ def qr(x, /, *, mode="reduced"):
         r = zeros(batch + (k, n), x.dtype)
         return r if mode == "r" else QRResult(zeros(batch + (m, k), x.dtype), r)
     if mode == "r":
-        return _native.linalg_qr(x, "r", name="qr")
+        return _native.linalg_qr(x, "r", name="qr")[0]
     q, r = _native.linalg_qr(x, mode, name="qr")
     return QRResult(q, r)
 

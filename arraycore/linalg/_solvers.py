@@ -145,7 +145,7 @@ def lstsq(a, b, rcond=None):
     """Least-squares solution of a x = b (NumPy's signature and results), as
     LstsqResult(x, residuals, rank, s): x minimizes ||b - a x||_2; residuals are the squared
     2-norms of the columns of b - a x, shape (..., K) (K = 1 for a 1-D b, NumPy's (1,)), when
-    every matrix of a has full column rank and M > N, else shape (..., 0); rank (int64,
+    every matrix of a has full column rank and M > N, else shape (0,); rank (int64,
     shape (...)) and singular values s (..., min(M, N)) of a.  Singular values below
     rcond * s.max() count as zero; rcond=None means eps * max(M, N).  a is (..., M, N), b
     (M,) (one vector) or (..., M, K); batch dims broadcast (NumPy's lstsq is 2-D only; the
@@ -187,7 +187,7 @@ def _lstsq_empty(a, b, batch, d):
     if m > n == 0:  # x = 0 is exact in rank 0 = N: the residuals are |b|^2
         res = xp.sum(xp.abs(b) ** 2, axis=-2)
     else:
-        res = zeros(batch + (0,), REAL_OF[d])
+        res = zeros((0,), REAL_OF[d])
     return x, res, rank, s
 
 
