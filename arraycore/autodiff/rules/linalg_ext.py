@@ -93,6 +93,21 @@ def _eye_like(x, n=None, m=None, k=0, dtype=None):
     return xp.eye(n, m, k=k, dtype=dtype or x.dtype)
 
 
+def _band_mask(x, k, lower):
+    """The (plain, constant) bool mask of tril(x, k) (lower) or triu(x, k) for x's last two
+    axes: tril/triu are not ops of the table, so on tracers they are a `where` with it."""
+    ones = xp.ones(tuple(x.shape[-2:]), dtype=xp.bool)
+    return xp.tril(ones, k=k) if lower else xp.triu(ones, k=k)
+
+
+def _tril(x, k=0):
+    return xp.where(_band_mask(x, k, True), x, xp.zeros((), dtype=x.dtype))
+
+
+def _triu(x, k=0):
+    return xp.where(_band_mask(x, k, False), x, xp.zeros((), dtype=x.dtype))
+
+
 def _diag(x):
     return xp.linalg.diagonal(x)
 
@@ -191,7 +206,7 @@ def _check_positional(op, dims, n):
 
 def _phi(x):
     """The lower triangle of x with half its diagonal."""
-    return xp.tril(x) - 0.5 * (x * _eye_like(x))
+    return _tril(x) - 0.5 * (x * _eye_like(x))
 
 
 def _cholesky_rules(op):
@@ -558,7 +573,7 @@ def _qr_square_jvp(q, r, da):
     """m >= n, reduced: B = Q^H dA R^-1, Omega = skew part (lower - lower^H + i Im diag B)."""
     da_rinv = _tri_solve(r, da, upper=True, left=False)
     b = _mm(_H(q), da_rinv)
-    lo = xp.tril(b, k=-1)
+    lo = _tril(b, k=-1)
     om = lo - _H(lo)
     if _cplx(b):
         om = om + _diag_embed(1j * _imag(_diag(b)), b.dtype)
@@ -567,7 +582,7 @@ def _qr_square_jvp(q, r, da):
 
 def _qr_square_vjp(q, r, gq, gr):
     k = _mm(_H(q), gq) - _mm(gr, _H(r))
-    om = xp.tril(k, k=-1) - xp.tril(_H(k), k=-1)
+    om = _tril(k, k=-1) - _tril(_H(k), k=-1)
     if _cplx(k):
         om = om + _diag_embed(1j * _imag(_diag(k)), k.dtype)
     gb = om - k
@@ -630,7 +645,7 @@ def _qr_rules(op):
 
 def _unit_lower(x, k):
     """The unit lower trapezoid (m, k) stored below the diagonal of x."""
-    lo = xp.tril(x[..., :, :k], k=-1)
+    lo = _tril(x[..., :, :k], k=-1)
     return lo + xp.eye(x.shape[-2], k, dtype=x.dtype)
 
 
@@ -642,8 +657,8 @@ def _lu_jvp(p, lo, up, da):
         lo1, lo2 = lo[..., :n, :], lo[..., n:, :]
         x = _tri_solve(lo1, pda[..., :n, :], upper=False, unit=True)
         x = _tri_solve(up, x, upper=True, left=False)
-        dl1 = _mm(lo1, xp.tril(x, k=-1))
-        du = _mm(xp.triu(x), up)
+        dl1 = _mm(lo1, _tril(x, k=-1))
+        du = _mm(_triu(x), up)
         if m == n:
             return dl1, du
         dl2 = _tri_solve(up, pda[..., n:, :] - _mm(lo2, du), upper=True, left=False)
@@ -651,14 +666,14 @@ def _lu_jvp(p, lo, up, da):
     u1, u2 = up[..., :, :m], up[..., :, m:]
     x = _tri_solve(lo, pda[..., :, :m], upper=False, unit=True)
     x = _tri_solve(u1, x, upper=True, left=False)
-    dl = _mm(lo, xp.tril(x, k=-1))
-    du1 = _mm(xp.triu(x), u1)
+    dl = _mm(lo, _tril(x, k=-1))
+    du1 = _mm(_triu(x), u1)
     du2 = _tri_solve(lo, pda[..., :, m:] - _mm(dl, u2), upper=False, unit=True)
     return dl, xp.concat([du1, du2], axis=-1)
 
 
 def _lu_square_vjp(lo, up, gl, gu):
-    gx = xp.tril(_mm(_H(lo), gl), k=-1) + xp.triu(_mm(gu, _H(up)))
+    gx = _tril(_mm(_H(lo), gl), k=-1) + _triu(_mm(gu, _H(up)))
     ga = _tri_solve(_H(lo), gx, upper=True, unit=True)
     return _tri_solve(_H(up), ga, upper=False, left=False)
 
@@ -714,8 +729,8 @@ def _lu_factor_rules(op):
         p, lo, up = unpack(args, kwargs, out)
         glu = g[0]
         k = min(lo.shape[-2], up.shape[-1])
-        gl = xp.tril(glu[..., :, :k], k=-1)
-        gu = xp.triu(glu[..., :k, :])
+        gl = _tril(glu[..., :, :k], k=-1)
+        gu = _triu(glu[..., :k, :])
         return {0: _lu_vjp(p, lo, up, gl, gu)}
 
     define(op, jvp, vjp, _front_batch(op), saves=[0])
@@ -732,7 +747,7 @@ def _lu_solve_rules(op):
         lu_, piv, b = (_arg(args, kwargs, i, nm) for i, nm in enumerate(names))
         n = lu_.shape[-1]
         lo = _unit_lower(lu_, n)
-        up = xp.triu(lu_)
+        up = _triu(lu_)
         return lu_, piv, b, lo, up, kwargs.get("left", True), kwargs.get("adjoint", False)
 
     def solve(lu_, piv, b, left, adjoint):
@@ -747,8 +762,8 @@ def _lu_solve_rules(op):
             res = solve(lu_, piv, tb, left, adjoint)
         tlu = _tangent(t, args, 0, "LU")
         if tlu is not None:
-            dm = _tri_solve(lo, xp.tril(tlu, k=-1), upper=False, unit=True) + \
-                _tri_solve(up, xp.triu(tlu), upper=True, left=False)
+            dm = _tri_solve(lo, _tril(tlu, k=-1), upper=False, unit=True) + \
+                _tri_solve(up, _triu(tlu), upper=True, left=False)
             if left and not adjoint:
                 d = -_tri_solve(up, _mm(dm, _mm(up, x)), upper=True)
             elif left:
@@ -779,8 +794,8 @@ def _lu_solve_rules(op):
                 gm = -_mm(_mm(_H(c), solve(lu_, piv, g, False, True)), _H(up))
             else:
                 gm = -_mm(_mm(_tri_solve(_H(up), _H(g), upper=False), x), _H(up))
-            glu = xp.tril(_tri_solve(_H(lo), gm, upper=True, unit=True), k=-1) + \
-                xp.triu(_tri_solve(_H(up), gm, upper=False, left=False))
+            glu = _tril(_tri_solve(_H(lo), gm, upper=True, unit=True), k=-1) + \
+                _triu(_tri_solve(_H(up), gm, upper=False, left=False))
             res[_slot(args, 0, "LU")] = glu
         return res
 
@@ -803,8 +818,8 @@ def _solve_triangular_rules(op):
 
     def tri(x, upper, unit):
         if upper:
-            return xp.triu(x, k=1 if unit else 0)
-        return xp.tril(x, k=-1 if unit else 0)
+            return _triu(x, k=1 if unit else 0)
+        return _tril(x, k=-1 if unit else 0)
 
     def opts(kwargs):
         return kwargs["upper"], kwargs.get("left", True), kwargs.get("unitriangular", False)
@@ -910,10 +925,8 @@ def _lstsq_rules(op):
         a = _arg(args, kwargs, 0, "a")
         b = _arg(args, kwargs, 1, "b")
         rcond = _arg(args, kwargs, 2, "rcond")
-        if rcond is None or rcond < 0:
-            eps = {"float32": 1.1920929e-07, "complex64": 1.1920929e-07}.get(
-                a.dtype.name if hasattr(a.dtype, "name") else str(a.dtype), 2.220446049250313e-16)
-            rcond = eps * max(a.shape[-2], a.shape[-1])
+        if rcond is None:
+            rcond = xp.finfo(a.dtype).eps * max(a.shape[-2], a.shape[-1])
         return a, b, rcond
 
     def jvp(args, kwargs, t, out):
