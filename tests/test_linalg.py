@@ -125,6 +125,10 @@ def test_shared_functions_are_the_main_namespace_ones():
         assert getattr(LA, name) is getattr(ac, name)
 
 
+def test_namespace_reaches_linalg_through_array_namespace():
+    assert A(np.eye(2)).__array_namespace__().linalg is LA
+
+
 def test_linalg_error_is_a_value_error():
     assert issubclass(LA.LinAlgError, ValueError)
     assert LA.LinAlgError is _native.LinAlgError
@@ -172,6 +176,23 @@ def test_det_slogdet_inv(dtype, batch, n, rng):
     close(l, rl, REAL_OF[dtype], 10 * n)
     b = well_conditioned(batch + (n, n), dtype, rng)
     close(LA.inv(A(b)), np.linalg.inv(b), dtype, 10)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_large_batches_of_small_matrices(n, dtype, rng):
+    # Enough matrices to be split across the pool; n <= 4 takes the closed-form kernels.
+    a = well_conditioned((517, n, n), dtype, rng)
+    b = rand((517, n, 2), dtype, rng)
+    h = hermitian_pd((517, n, n), dtype, rng)
+    x = A(a)
+    close(LA.det(x), np.linalg.det(a), dtype, 20)
+    close(LA.slogdet(x).logabsdet, np.linalg.slogdet(a).logabsdet, REAL_OF[dtype], 20)
+    close(LA.inv(x), np.linalg.inv(a), dtype, 20)
+    close(LA.solve(x, A(b)), np.linalg.solve(a, b), dtype, 20)
+    close(LA.cholesky(A(h)), np.linalg.cholesky(h), dtype, 20)
+    close(LA.eigvalsh(A(h)), np.linalg.eigvalsh(h), REAL_OF[dtype], 20 * n)
+    close(LA.svdvals(x), np.linalg.svdvals(a), REAL_OF[dtype], 20 * n)
 
 
 def test_slogdet_and_det_of_singular_matrices():

@@ -5,6 +5,7 @@ spectral norms and matrix_rank/cond use svdvals."""
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 
 from ._common import (REAL_OF, cast, check_array, check_bool, check_matrix, float_dtype,
@@ -14,7 +15,7 @@ __all__ = ["vector_norm", "matrix_norm", "norm", "matrix_rank", "cond"]
 
 
 def _check_ord_number(name, ord):
-    if isinstance(ord, bool) or not isinstance(ord, (int, float)):
+    if isinstance(ord, bool) or not isinstance(ord, numbers.Real):
         raise ValueError(f"{name}: invalid norm order {ord!r}")
     return ord
 
