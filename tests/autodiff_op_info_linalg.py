@@ -7,7 +7,9 @@ cholesky/eigh, distinct singular values for svd/qr/pinv/lstsq, distinct eigenval
 eig), so that finite differences, JAX and the rules agree to tight tolerances.  The
 functions of a Hermitian matrix (cholesky, eigh, eigvalsh, pinv(hermitian=True)) are
 differentiated as functions of the input's Hermitian part (JAX's convention); their
-finite-difference checks go through `input_map`, which symmetrizes the input.
+finite-difference checks go through `input_map`, which symmetrizes the input.  LAPACK's
+complex eigh/svd vectors are defined up to a phase its algorithm picks: their finite
+differences are taken of the vectors with a fixed phase (`output_map`).
 """
 
 from __future__ import annotations
@@ -133,6 +135,13 @@ def _eig_ref(x):
     return w, v
 
 
+def _eigvals_ref(x):
+    # (jnp.linalg.eigvals' second derivative goes through eigenvector derivatives)
+    return _jax().lax.linalg.eig(x, compute_left_eigenvectors=False,
+                                 compute_right_eigenvectors=False,
+                                 enable_eigvec_derivs=True)[0]
+
+
 def _qr_ref(x, mode="reduced"):
     # JAX has no QR derivative for M < N; there Q R = [X | Y] with Q R_x = X square and
     # R_y = Q^H Y, which is what LAPACK computes.
@@ -164,7 +173,14 @@ def _lu_factor_ref(A, pivot=True):
 
 
 def _lu_ref(A, pivot=True):
-    return tuple(_jsl().lu(A))
+    # (batched, and P in A's dtype as PyTorch's): A[perm] = L U, so P[perm[c], c] = 1
+    jax, jnp = _jax(), _jnp()
+    m, n = A.shape[-2:]
+    k = min(m, n)
+    lu, _, perm = jax.lax.linalg.lu(A)
+    p = (jnp.arange(m)[:, None] == perm[..., None, :]).astype(A.dtype)
+    lo = jnp.tril(lu[..., :, :k], -1) + jnp.eye(m, k, dtype=A.dtype)
+    return p, lo, jnp.triu(lu[..., :k, :])
 
 
 def _lu_solve_ref(LU, pivots, B, left=True, adjoint=False):
@@ -193,6 +209,31 @@ def _matrix_exp_ref(A):
 def hermitian_part(xp, x):
     """(x + x^H) / 2: the input map of the functions of a Hermitian matrix."""
     return (x + xp.conj(xp.matrix_transpose(x))) / 2
+
+
+def _phase(xp, row):
+    """row / |row| (the phase of each column's first component)."""
+    return row / xp.astype(xp.abs(row), row.dtype)
+
+
+def eigh_fixed_phase(xp, out):
+    """(w, V diag(conj(phase of V's first row))): LAPACK gives complex eigenvectors up to a
+    phase; the finite differences of these are well defined, and equal to the rules'."""
+    w, v = out
+    if v.dtype.kind != "c":
+        return w, v
+    return w, v * xp.conj(_phase(xp, v[..., :1, :]))
+
+
+def svd_fixed_phase(xp, out):
+    """(U conj(D), S, D Vh) with D the phases of U's first row (U D^* and D Vh keep the
+    product)."""
+    u, s, vh = out
+    if u.dtype.kind != "c":
+        return u, s, vh
+    k = s.shape[-1]
+    p = _phase(xp, u[..., :1, :k])
+    return (u[..., :, :k] * xp.conj(p), s, xp.matrix_transpose(p) * vh[..., :k, :])
 
 
 # --- samples ----------------------------------------------------------------------------------
@@ -332,7 +373,7 @@ def build(add):
         OpInfo("det", _square(SV), _jla("det"), rtol=1e-9),
         OpInfo("slogdet", _square(SV), _jla("slogdet"), rtol=1e-9),
         OpInfo("eig", _square(EIG), _eig_ref, rtol=1e-8),
-        OpInfo("eigvals", _square(EIG), _jla("eigvals"), rtol=1e-8),
+        OpInfo("eigvals", _square(EIG), _eigvals_ref, rtol=1e-8),
         OpInfo("eigh", _eigh_samples, _jla("eigh"), rtol=1e-9),
         OpInfo("eigvalsh", _eigh_samples, _jla("eigvalsh"), rtol=1e-9),
         OpInfo("inv", _square(SV), _jla("inv"), rtol=1e-9),
@@ -359,6 +400,10 @@ def build(add):
         info.dtypes = diff_dtypes(OPS[info.name])
         if info.name in hermitian:
             info.input_map = hermitian_part
+        if info.name == "eigh":
+            info.output_map = eigh_fixed_phase
+        if info.name == "svd":
+            info.output_map = svd_fixed_phase
         add(info)
 
 

@@ -102,6 +102,8 @@ def run_samples(name, dtype, check, seed=0):
 def _restructure(like, items):
     """items in the container type of `like` (a list/tuple result) or the single item."""
     if isinstance(like, (list, tuple)):
+        if hasattr(like, "_fields"):  # a namedtuple (SVDResult, EighResult, ...)
+            return type(like)(*items)
         return type(like)(items) if type(like) in (list, tuple) else tuple(items)
     return items[0]
 
@@ -111,13 +113,19 @@ def _inexact(o) -> bool:
 
 
 def _mapped(case, f):
-    """f composed with the op's input map (OpInfo.input_map, e.g. the Hermitian part for
-    functions of a Hermitian matrix): the function whose finite differences the rules
-    describe."""
-    m = getattr(case.info, "input_map", None)
-    if m is None:
+    """f composed with the op's input and output maps (OpInfo.input_map: e.g. the Hermitian
+    part for functions of a Hermitian matrix; OpInfo.output_map: e.g. eigenvectors with
+    their phase fixed, for the ops whose outputs LAPACK defines up to a phase): the function
+    whose finite differences the rules describe."""
+    mi = getattr(case.info, "input_map", None)
+    mo = getattr(case.info, "output_map", None)
+    if mi is None and mo is None:
         return f
-    return lambda *xs: f(*[m(ac, x) for x in xs])
+
+    def g(*xs):
+        out = f(*([mi(ac, x) for x in xs] if mi is not None else xs))
+        return mo(ac, out) if mo is not None else out
+    return g
 
 
 def _low_precision(case, outs):

@@ -1004,11 +1004,20 @@ def _lstsq_rules(op):
                 d2.pop(1)
             a2, b2 = _align((a, bb), d2, (2, 2))
             x, res, rank, s = op.public(a2, b2, *rest, **kwargs)
-            return (x[..., 0], res, rank, s), 0
+            return _batched_residuals((x[..., 0], res, rank, s)), 0
         a2, b2 = _align((a, b), dims, (2, 2))
-        return op.public(a2, b2, *rest, **kwargs), 0
+        return _batched_residuals(op.public(a2, b2, *rest, **kwargs)), 0
 
     define(op, jvp, vjp, batch, saves=[0, 1, "out"])
+
+
+def _batched_residuals(out):
+    """Empty residuals with the batch dimensions (shape (..., 0)), so that they stack."""
+    x, res, rank, s = out
+    if res.ndim != rank.ndim + 1:
+        res = xp.zeros(tuple(rank.shape) + (0,), dtype=res.dtype)
+        return type(out)(x, res, rank, s) if hasattr(out, "_fields") else (x, res, rank, s)
+    return out
 
 
 # --- vector_norm ------------------------------------------------------------------------------
