@@ -124,6 +124,10 @@ def check_matrix(x, name, what="x", square=False):
 
 def float_matrix(x, name, what="x", square=False):
     """Promoted (floating) stack of matrices after the checks above."""
+    if type(x) is Array and x.dtype in _FLOATING:  # the common case, in few steps
+        shape = x.shape
+        if len(shape) >= 2 and (not square or shape[-1] == shape[-2]):
+            return x
     d = float_dtype(x, name, what)
     check_matrix(x, name, what, square)
     return cast(x, d)
@@ -146,7 +150,7 @@ def check_int(value, name, what):
 
 
 def is_empty(shape) -> bool:
-    return any(n == 0 for n in shape)
+    return 0 in tuple(shape)
 
 
 def zeros(shape, d):
