@@ -180,6 +180,29 @@ def test_matrix_functions_match_torch(dtype, name):
     assert_close(ours, ref, 1e-8, name)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_single_precision_gauge_invariant_gradients(dtype):
+    """eigh and svd in single precision: the gradient of a gauge-invariant loss agrees with
+    the double-precision one (and stays single precision)."""
+    a = draw(HPD, (4, 4), dtype)
+    b = draw(SV, (4, 3), dtype)
+    wv = _weights((4, 4))
+    wu = _weights((4, 3))
+
+    def loss(x, y):
+        w, v = ac.linalg.eigh(x)
+        u, s, vh = ac.linalg.svd(y, full_matrices=False)
+        return (ac.sum(ac.abs(v) ** 2 * ac.asarray(wv, dtype=ac.real(v).dtype)) + ac.sum(w) +
+                ac.sum(ac.abs(u) ** 2 * ac.asarray(wu, dtype=s.dtype)) + ac.sum(s ** 2))
+
+    g32 = ac_grad(loss, a, b)
+    g64 = ac_grad(loss, a.astype(np.complex128 if dtype == "complex64" else np.float64),
+                  b.astype(np.complex128 if dtype == "complex64" else np.float64))
+    for x, y in zip(g32, g64):
+        assert x.dtype == np.dtype(dtype)
+        assert_close(x, y, 2e-4)
+
+
 # --- full SVD / complete QR of rectangular matrices ------------------------------------------
 
 @pytest.mark.parametrize("shape", [(5, 3), (3, 5)])
