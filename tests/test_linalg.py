@@ -782,10 +782,23 @@ def test_matrix_exp_batch_with_different_norms_and_known_values(rng):
     close(LA.matrix_exp(A(a[1]).mT), scipy.linalg.expm(a[1].T), scale=10)
 
 
+def test_matrix_exp_of_non_normal_matrices_is_not_overscaled():
+    # ||A||_1 is huge but ||A^k||^(1/k) small: the 2009 rule takes few squarings, which
+    # keeps the result accurate (exp(A) = e^-1 [[1, 1e8], [0, 1]] + ...).
+    a = np.array([[[-1.0, 1e8], [0.0, -1.0]], [[-0.5, 3e5], [0.0, -2.0]]])
+    close(LA.matrix_exp(A(a)), scipy.linalg.expm(a), scale=100)
+    b = np.triu(np.random.default_rng(3).standard_normal((6, 6)), 1) * 1e3 - 2 * np.eye(6)
+    close(LA.matrix_exp(A(b)), scipy.linalg.expm(b), scale=1e3)
+
+
 def test_matrix_exp_nan_and_inf_do_not_hang():
     for v in (np.nan, np.inf):
         out = N(LA.matrix_exp(A(np.array([[1.0, v], [0.0, 1.0]]))))
-        assert np.isnan(out).any()
+        assert np.isnan(out).all()
+        a = np.stack([np.eye(2), np.array([[1.0, v], [0.0, 1.0]])])
+        out = N(LA.matrix_exp(A(a)))
+        assert np.isnan(out[1]).all()
+        close(out[0], scipy.linalg.expm(np.eye(2)))
 
 
 # --------------------------------------------------------------------------- trace, diagonal

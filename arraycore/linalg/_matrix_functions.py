@@ -82,11 +82,37 @@ def _pade(A, m, eye):
     return xp.matmul(A, u_in), V
 
 
+def _norm1(X):
+    """1-norm (largest column sum of |X|) of every matrix of the stack."""
+    return xp.max(xp.sum(xp.abs(X), axis=-2), axis=-1)
+
+
+def _squarings(A, norms, theta):
+    """Squarings s per matrix for the degree-13 approximant: Al-Mohy & Higham (2009, SIAM J.
+    Matrix Anal. Appl. 31(3), Algorithm 5.1) bound the error by eta = min(max(d6, d8),
+    max(d8, d10)) with d_k = ||A^k||_1^(1/k) instead of ||A||_1 (2005), which avoids
+    overscaling (and the rounding errors of needless squarings) for non-normal matrices.
+    s = max(0, ceil(log2(eta / theta_13)))."""
+    A2 = xp.matmul(A, A)
+    A4 = xp.matmul(A2, A2)
+    A6 = xp.matmul(A4, A2)
+    A8 = xp.matmul(A4, A4)
+    A10 = xp.matmul(A4, A6)
+    d6, d8, d10 = (_norm1(P) ** (1.0 / k) for P, k in ((A6, 6), (A8, 8), (A10, 10)))
+    eta = xp.minimum(xp.maximum(d6, d8), xp.maximum(d8, d10))
+    # eta <= ||A||_1 in exact arithmetic; overflowing powers (inf/nan) fall back to the norm.
+    eta = xp.where(xp.isfinite(eta), xp.minimum(eta, norms), norms)
+    s = xp.ceil(xp.log2(xp.maximum(eta, theta) / theta))
+    return xp.astype(xp.clip(s, 0, None), xp.int64)
+
+
 def matrix_exp(A):
     """Matrix exponential of a (stack of) square matrix (PyTorch's `linalg.matrix_exp`):
     scaling and squaring with Pade approximants of degree 3, 5, 7, 9 or 13 chosen by the
     1-norm (Higham 2005; degrees up to 7 in single precision), each matrix of the batch
-    scaled by its own power of two.  Evaluated with batched matmul and one solve."""
+    scaled by its own power of two, the squarings of degree 13 chosen from norms of powers
+    (Al-Mohy & Higham 2009).  Evaluated with batched matmul and one solve.  A matrix with a
+    NaN or inf entry gives an all-NaN result (the others of the batch are unaffected)."""
     A = float_matrix(A, "matrix_exp", what="A", square=True)
     n = A.shape[-1]
     batch = tuple(A.shape[:-2])
@@ -95,26 +121,37 @@ def matrix_exp(A):
     real = REAL_OF[A.dtype]
     single = real == xp.float32
     thetas = _THETA_SINGLE if single else _THETA_DOUBLE
-    # 1-norm (max column sum of |A|) of every matrix.
-    norms = xp.max(xp.sum(xp.abs(A), axis=-2), axis=-1)
-    top = float(xp.max(norms)) if batch else float(norms)
+    norms = _norm1(A)
+    finite = xp.isfinite(norms)
+    all_finite = bool(xp.all(finite))
+    if not all_finite:
+        # Non-finite matrices are computed as zeros and replaced by NaN at the end, so that
+        # neither their norms nor a loop of squarings depend on an infinite value.
+        A = xp.where(finite[..., None, None], A, 0)
+        norms = xp.where(finite, norms, 0)
+    X = _expm_finite(A, norms, thetas, real, batch, n)
+    if not all_finite:
+        X = xp.where(finite[..., None, None], X, math.nan)
+    return X
+
+
+def _expm_finite(A, norms, thetas, real, batch, n):
+    top = float(xp.max(norms))
     eye = xp.eye(n, dtype=A.dtype)
-    if math.isnan(top) or math.isinf(top):
-        # NaN/inf input: the result is NaN (as PyTorch); no scaling loop on an infinite norm.
-        return xp.full(A.shape, math.nan, dtype=A.dtype)
     for m, theta in thetas[:-1]:
         if top <= theta:
             U, V = _pade(A, m, eye)
             return la.solve(V - U, U + V)
     m, theta = thetas[-1]
-    # s_i = max(0, ceil(log2(norm_i / theta))) squarings for matrix i.
-    s = xp.ceil(xp.log2(xp.maximum(norms, theta) / theta))
-    s = xp.astype(xp.clip(s, 0, None), xp.int64)
+    if m == 13:
+        s = _squarings(A, norms, theta)
+    else:  # single precision: degree 7 and the 2005 rule, s = ceil(log2(||A||_1 / theta_7))
+        s = xp.astype(xp.clip(xp.ceil(xp.log2(xp.maximum(norms, theta) / theta)), 0, None),
+                      xp.int64)
     scale = xp.astype(2.0 ** -xp.astype(s, real), A.dtype)
-    As = A * scale[..., None, None]
-    U, V = _pade(As, m, eye)
+    U, V = _pade(A * scale[..., None, None], m, eye)
     X = la.solve(V - U, U + V)
-    steps = int(xp.max(s)) if batch else int(s)
+    steps = int(xp.max(s))
     for k in range(steps):
         XX = xp.matmul(X, X)
         X = XX if not batch else xp.where((s > k)[..., None, None], XX, X)
