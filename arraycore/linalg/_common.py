@@ -107,10 +107,6 @@ def cast(x, d):
     return xp.astype(x, d)
 
 
-def as_float(x, name, what="x"):
-    return cast(x, float_dtype(x, name, what))
-
-
 def check_matrix(x, name, what="x", square=False):
     """Validates a stack of matrices (..., M, N); with square, M == N."""
     if x.ndim < 2:
@@ -179,11 +175,30 @@ def broadcast_batch(name, a, b, a_core, b_core):
     return a, b, batch
 
 
-def mT(x):
-    return xp.matrix_transpose(x)
-
-
 def mH(x):
     """Conjugate transpose of the last two axes."""
     t = xp.matrix_transpose(x)
     return xp.conj(t) if x.dtype.kind == "c" else t
+
+
+def rtol_value(name, rtol, x):
+    """rtol as an array broadcasting against x's batch (None: max(M, N) * eps)."""
+    real = REAL_OF[x.dtype]
+    if rtol is None:
+        return max(x.shape[-2:]) * xp.finfo(real).eps
+    if isinstance(rtol, bool):
+        raise TypeError(f"{name}: rtol must be a float or an array, got bool")
+    if isinstance(rtol, (int, float)):
+        return float(rtol)
+    if not is_array(rtol):
+        raise TypeError(f"{name}: rtol must be a float or an array, got {type(rtol).__name__}")
+    if rtol.dtype.kind not in "iuf":
+        raise TypeError(f"{name}: rtol must have a real dtype, got {rtol.dtype}")
+    return xp.astype(rtol, real) if rtol.dtype.kind != "f" else rtol
+
+
+def singular_cutoff(r, smax):
+    """rtol * largest singular value with rtol of the batch shape broadcast (..., 1)."""
+    if isinstance(r, float):
+        return r * smax
+    return r[..., None] * smax

@@ -9,7 +9,7 @@ import numbers
 import operator
 
 from ._common import (REAL_OF, cast, check_array, check_bool, check_matrix, float_dtype,
-                      is_empty, la, xp, zeros)
+                      is_empty, la, rtol_value, singular_cutoff, xp, zeros)
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "matrix_rank", "cond"]
 
@@ -174,8 +174,7 @@ def matrix_rank(x, /, *, rtol=None, tol=None, hermitian=False):
     if tol is not None:
         cutoff = _as_batch_tol("matrix_rank", tol, x, "tol")
     else:
-        from ._solvers import _cutoff, _rtol_array
-        cutoff = _cutoff(_rtol_array("matrix_rank", rtol, x), smax)
+        cutoff = singular_cutoff(rtol_value("matrix_rank", rtol, x), smax)
     return xp.astype(xp.sum(xp.astype(s > cutoff, xp.int64), axis=-1), xp.int64)
 
 

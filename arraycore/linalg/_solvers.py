@@ -6,9 +6,9 @@ any strides."""
 from __future__ import annotations
 
 from ..native import _native
-from ._common import (REAL_OF, LstsqResult, SlogdetResult, broadcast_batch, cast, check_bool,
-                      check_matrix, common_float_dtype, float_matrix, is_empty, la, mH, xp,
-                      zeros)
+from ._common import (REAL_OF, LstsqResult, SlogdetResult, broadcast_batch, cast, check_array,
+                      check_bool, check_matrix, common_float_dtype, float_matrix, is_empty,
+                      la, mH, rtol_value, singular_cutoff, xp, zeros)
 
 __all__ = ["inv", "det", "slogdet", "solve", "lu_solve", "solve_triangular", "lstsq", "pinv"]
 
@@ -90,7 +90,6 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     check_bool(left, "lu_solve", "left")
     check_bool(adjoint, "lu_solve", "adjoint")
     a, b, d = _system_operands("lu_solve", LU, B, "LU", "B")
-    from ._common import check_array
     check_array(pivots, "lu_solve", "pivots")
     if pivots.dtype.kind not in "iu":
         raise TypeError(f"lu_solve: pivots must be an integer array, got {pivots.dtype}")
@@ -191,23 +190,6 @@ def _lstsq_empty(a, b, batch, d):
     return x, res, rank, s
 
 
-def _rtol_array(name, rtol, x):
-    """rtol as an array broadcasting against x's batch (None: max(M, N) * eps)."""
-    real = REAL_OF[x.dtype]
-    if rtol is None:
-        return max(x.shape[-2:]) * xp.finfo(real).eps
-    if isinstance(rtol, bool):
-        raise TypeError(f"{name}: rtol must be a float or an array, got bool")
-    if isinstance(rtol, (int, float)):
-        return float(rtol)
-    from ._common import is_array
-    if not is_array(rtol):
-        raise TypeError(f"{name}: rtol must be a float or an array, got {type(rtol).__name__}")
-    if rtol.dtype.kind not in "iuf":
-        raise TypeError(f"{name}: rtol must have a real dtype, got {rtol.dtype}")
-    return xp.astype(rtol, real) if rtol.dtype.kind != "f" else rtol
-
-
 def pinv(x, /, *, rtol=None, hermitian=False):
     """Moore-Penrose pseudo-inverse of a (stack of) matrix (..., M, N) -> (..., N, M), from
     the SVD (from eigh when `hermitian`): singular values at most rtol * the largest are
@@ -217,24 +199,17 @@ def pinv(x, /, *, rtol=None, hermitian=False):
     check_bool(hermitian, "pinv", "hermitian")
     if hermitian:
         check_matrix(x, "pinv", square=True)
-    r = _rtol_array("pinv", rtol, x)
+    r = rtol_value("pinv", rtol, x)
     m, n = x.shape[-2:]
     if is_empty(x.shape):
         return zeros(tuple(x.shape[:-2]) + (n, m), x.dtype)
     if hermitian:
         w, v = la.eigh(x)
         s = xp.abs(w)
-        cutoff = _cutoff(r, xp.max(s, axis=-1, keepdims=True))
+        cutoff = singular_cutoff(r, xp.max(s, axis=-1, keepdims=True))
         winv = xp.where(s > cutoff, 1 / xp.where(s > cutoff, w, 1), 0)
         return xp.matmul(v * xp.astype(winv, x.dtype)[..., None, :], mH(v))
     u, s, vh = la.svd(x, full_matrices=False)
-    cutoff = _cutoff(r, s[..., :1])
+    cutoff = singular_cutoff(r, s[..., :1])
     sinv = xp.where(s > cutoff, 1 / xp.where(s > cutoff, s, 1), 0)
     return xp.matmul(mH(vh) * xp.astype(sinv, x.dtype)[..., None, :], mH(u))
-
-
-def _cutoff(r, smax):
-    """rtol * largest singular value with rtol of the batch shape broadcast (..., 1)."""
-    if isinstance(r, float):
-        return r * smax
-    return r[..., None] * smax
