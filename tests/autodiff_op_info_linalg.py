@@ -8,8 +8,8 @@ eig), so that finite differences, JAX and the rules agree to tight tolerances.  
 functions of a Hermitian matrix (cholesky, eigh, eigvalsh, pinv(hermitian=True)) are
 differentiated as functions of the input's Hermitian part (JAX's convention); their
 finite-difference checks go through `input_map`, which symmetrizes the input.  LAPACK's
-complex eigh/svd vectors are defined up to a phase its algorithm picks: their finite
-differences are taken of the vectors with a fixed phase (`output_map`).
+eigh/svd vectors are defined up to a sign (phase) its algorithm picks: they are compared
+with JAX's, and differentiated by finite differences, with a fixed phase (`output_map`).
 """
 
 from __future__ import annotations
@@ -212,25 +212,22 @@ def hermitian_part(xp, x):
 
 
 def _phase(xp, row):
-    """row / |row| (the phase of each column's first component)."""
+    """row / |row|: the sign (phase) of each column's first component."""
     return row / xp.astype(xp.abs(row), row.dtype)
 
 
 def eigh_fixed_phase(xp, out):
-    """(w, V diag(conj(phase of V's first row))): LAPACK gives complex eigenvectors up to a
-    phase; the finite differences of these are well defined, and equal to the rules'."""
+    """(w, V diag(conj(phase of V's first row))).  Eigenvectors are defined up to a sign
+    (a phase) that LAPACK's algorithm picks: two implementations may differ, and finite
+    differences of complex ones are not the rules' gauge.  These are unique."""
     w, v = out
-    if v.dtype.kind != "c":
-        return w, v
     return w, v * xp.conj(_phase(xp, v[..., :1, :]))
 
 
 def svd_fixed_phase(xp, out):
-    """(U conj(D), S, D Vh) with D the phases of U's first row (U D^* and D Vh keep the
-    product)."""
+    """(U conj(D), S, D Vh) with D the phases of U's first row: unique (U D^* and D Vh keep
+    the product)."""
     u, s, vh = out
-    if u.dtype.kind != "c":
-        return u, s, vh
     k = s.shape[-1]
     p = _phase(xp, u[..., :1, :k])
     return (u[..., :, :k] * xp.conj(p), s, xp.matrix_transpose(p) * vh[..., :k, :])
@@ -398,11 +395,7 @@ def build(add):
         if info.name not in OPS:  # the forward function has not landed yet
             continue
         info.dtypes = diff_dtypes(OPS[info.name])
-        if info.name in ("eigh", "svd"):
-            # Vectors are compared as values with JAX's: in single precision the two
-            # LAPACK calls may pick other signs (gauge-invariant float32 checks:
-            # tests/test_autodiff_linalg.py).
-            info.dtypes = tuple(d for d in info.dtypes if d != "float32")
+
         if info.name in hermitian:
             info.input_map = hermitian_part
         if info.name == "eigh":
