@@ -447,3 +447,36 @@ class _TorchNS:
     @staticmethod
     def astype(x, dtype):
         return x.to(dtype)
+
+
+# --- the composites of ac.linalg differentiate through the primitives ----------------------------
+
+@pytest.mark.parametrize("name,ac_fn,torch_fn", [
+    ("matrix_norm fro", lambda x: ac.linalg.matrix_norm(x),
+     lambda x: torch.linalg.matrix_norm(x)),
+    ("matrix_norm nuc", lambda x: ac.linalg.matrix_norm(x, ord="nuc"),
+     lambda x: torch.linalg.matrix_norm(x, ord="nuc")),
+    ("matrix_norm 2", lambda x: ac.linalg.matrix_norm(x, ord=2),
+     lambda x: torch.linalg.matrix_norm(x, ord=2)),
+    ("matrix_norm -2", lambda x: ac.linalg.matrix_norm(x, ord=-2),
+     lambda x: torch.linalg.matrix_norm(x, ord=-2)),
+    ("matrix_norm 1", lambda x: ac.linalg.matrix_norm(x, ord=1),
+     lambda x: torch.linalg.matrix_norm(x, ord=1)),
+    ("matrix_norm -inf", lambda x: ac.linalg.matrix_norm(x, ord=-float("inf")),
+     lambda x: torch.linalg.matrix_norm(x, ord=-float("inf"))),
+    ("cond", lambda x: ac.linalg.cond(x), lambda x: torch.linalg.cond(x)),
+    ("matrix_power -2", lambda x: ac.sum(ac.linalg.matrix_power(x, -2)),
+     lambda x: torch.linalg.matrix_power(x, -2).sum()),
+    ("matrix_power 5", lambda x: ac.sum(ac.linalg.matrix_power(x, 5)),
+     lambda x: torch.linalg.matrix_power(x, 5).sum()),
+    ("multi_dot", lambda x: ac.sum(ac.linalg.multi_dot([x, ac.matrix_transpose(x), x])),
+     lambda x: torch.linalg.multi_dot([x, x.mT, x]).sum()),
+    ("norm", lambda x: ac.linalg.norm(x), lambda x: torch.linalg.norm(x)),
+    ("cross", lambda x: ac.sum(ac.linalg.cross(x, ac.flip(x, axis=0)) ** 2),
+     lambda x: (torch.linalg.cross(x, x.flip(0)) ** 2).sum()),
+])
+def test_composites_match_torch(name, ac_fn, torch_fn):
+    a = draw(SV, (3, 3))
+    ours = ac_grad(lambda x: ac.sum(ac_fn(x)), a)[0]
+    ref = torch_grad(lambda x: torch_fn(x).sum(), a)[0]
+    assert_close(ours, ref, 1e-9, name)

@@ -382,11 +382,11 @@ def _eigh_rules(op):
 
 def _eigvalsh_rules(op):
     def jvp(args, kwargs, t, out):
-        _, v = xp.linalg.eigh(args[0])
+        _, v = xp.linalg.eigh(args[0], **kwargs)
         return _real(xp.sum(_conj(v) * _mm(t[0], v), axis=-2))
 
     def vjp(g, args, kwargs, out, needs):
-        _, v = xp.linalg.eigh(args[0])
+        _, v = xp.linalg.eigh(args[0], **kwargs)
         return {0: _mm(v * xp.expand_dims(_as(g, v.dtype), axis=-2), _H(v))}
 
     define(op, jvp, vjp, _front_batch(op), saves=[0])
@@ -909,9 +909,18 @@ def _pinv_rules(op):
         return {0: _sym(ga) if kwargs.get("hermitian", False) else ga}
 
     def batch(args, kwargs, dims, size):
-        if set(dims) != {0}:
-            raise ValueError("pinv: only x can be batched (rtol must be a number under vmap)")
-        return op.public(_b.to_front(args[0], dims[0]), *args[1:], **kwargs), 0
+        # x (..., m, n) and an array rtol broadcasting against its stack dimensions: the
+        # batch axis in front of both.
+        kw = dict(kwargs)
+        x = _b.materialize(args[0], dims.get(0), size)
+        if "rtol" in dims:
+            r = _b.to_front(kwargs["rtol"], dims["rtol"])
+            extra = (x.ndim - 2) - r.ndim
+            kw["rtol"] = xp.reshape(r, (size,) + (1,) * extra + tuple(r.shape[1:])) \
+                if extra > 0 else r
+        elif hasattr(kwargs.get("rtol"), "ndim") and kwargs["rtol"].ndim:
+            kw["rtol"] = kwargs["rtol"]
+        return op.public(x, *args[1:], **kw), 0
 
     define(op, jvp, vjp, batch, saves=[0, "out"])
 
