@@ -478,3 +478,23 @@ def test_composites_match_torch(name, ac_fn, torch_fn):
     ours = ac_grad(lambda x: ac.sum(ac_fn(x)), a)[0]
     ref = torch_grad(lambda x: torch_fn(x).sum(), a)[0]
     assert_close(ours, ref, 1e-9, name)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0)])
+@pytest.mark.parametrize("name", ["inv", "det", "slogdet", "eigh", "eigvalsh", "svd", "svdvals",
+                                  "qr", "cholesky", "matrix_exp", "pinv", "eig", "eigvals",
+                                  "lu", "lu_factor"])
+def test_empty_matrices(name, shape):
+    """Gradients and tangents of empty (stacks of) matrices: zeros of the input's shape."""
+    f = getattr(ac.linalg, name)
+
+    def loss(a):
+        out = f(a)
+        outs = list(out) if isinstance(out, tuple) else [out]
+        return sum(ac.sum(ac.abs(o)) for o in outs if o.dtype.kind in "fc")
+
+    g = ac.func.grad(loss)(ac.zeros(shape))
+    assert g.shape == shape and not np.any(np.asarray(g))
+    _, tan = ac.func.jvp(f, (ac.zeros(shape),), (ac.zeros(shape),))
+    for t in (tan if isinstance(tan, tuple) else (tan,)):
+        assert not np.any(np.asarray(t))

@@ -398,6 +398,8 @@ def _largest_mask(v):
     """One-hot (per column) of each eigenvector's largest-magnitude component, the one
     LAPACK makes real."""
     n = v.shape[-2]
+    if n == 0:
+        return xp.zeros_like(v)
     k = xp.argmax(xp.abs(v), axis=-2, keepdims=True)
     rows = xp.reshape(xp.arange(n, dtype=k.dtype), (n, 1))
     return xp.astype(rows == k, v.dtype)
