@@ -17,11 +17,8 @@ from .._core import dtypes as _dt
 from ..native import _native
 
 Array = _native.Array
-try:
-    LinAlgError = _native.LinAlgError
-except AttributeError:  # an engine built before the linalg bindings (none of them work then)
-    class LinAlgError(ValueError):
-        """Singular or non-positive-definite input, or no convergence."""
+# Created by the native layer (bind_linalg.cpp), raised by its functions and by ours.
+LinAlgError = _native.LinAlgError
 LinAlgError.__module__ = "arraycore.linalg"
 
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
