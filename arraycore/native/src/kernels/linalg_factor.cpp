@@ -11,15 +11,27 @@
 // copy, memcpy-like for a C-contiguous input) instead of transposing it; only lu_factor, whose
 // pivots must be A's row interchanges, pays a transposing copy each way.
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "../lapack.h"
 #include "linalg.h"
+#include "linalg_small.h"
 
 namespace arraycore::native::linalg {
 namespace {
 
 double cube(int64_t n) { return static_cast<double>(n) * n * n; }
+
+// inv's driver: getrf + getri (default) or getrf + getrs on the identity, chosen by
+// ARRAYCORE_LINALG_INV=getrs (kept switchable to measure; docs/linalg.md has the figures).
+bool inv_by_solve() {
+  static const bool v = [] {
+    const char* e = std::getenv("ARRAYCORE_LINALG_INV");
+    return e != nullptr && std::string(e) == "getrs";
+  }();
+  return v;
+}
 
 // Zeros the strictly lower (lower_part) or strictly upper triangle of a row-major n x n.
 template <class T>
@@ -194,6 +206,10 @@ NdArray solve(const NdArray& a, const NdArray& b, const std::string& name) {
   visit_float(a.dtype, [&](auto tag) {
     using T = decltype(tag);
     T* po = reinterpret_cast<T*>(out.data());
+    if (n <= kSmallN) {
+      small_solve_batch<T>(sa, sb, n, k, nbatch, po, fail);
+      return;
+    }
     run_batch(nbatch, cube(n) / 3 + 2.0 * n * n * k, [&](int64_t b0, int64_t b1) {
       std::vector<T> wa(static_cast<size_t>(n * n));
       std::vector<blas_int> ip(static_cast<size_t>(n));
@@ -236,6 +252,35 @@ NdArray inv(const NdArray& a, const std::string& name) {
   visit_float(a.dtype, [&](auto tag) {
     using T = decltype(tag);
     T* po = reinterpret_cast<T*>(out.data());
+    if (n <= kSmallN) {
+      small_inv_batch<T>(st, n, nbatch, po, fail);
+      return;
+    }
+    if (inv_by_solve()) {
+      // getrf + getrs on the identity (what NumPy does): A^T = P L U is factored from the
+      // row-major copy, and A^T X = I gives X = inv(A^T) = inv(A)^T column-major, which is
+      // inv(A) row-major.
+      run_batch(nbatch, cube(n) * 4.0 / 3.0, [&](int64_t b0, int64_t b1) {
+        std::vector<T> w(static_cast<size_t>(n * n));
+        std::vector<blas_int> ip(static_cast<size_t>(n));
+        for (int64_t i = b0; i < b1; ++i) {
+          T* o = po + i * n * n;
+          load_rowmajor(w.data(), st.item<T>(i), st.rs, st.cs, n, n);
+          blas_int inf = 0;
+          lapack::getrf(static_cast<blas_int>(n), static_cast<blas_int>(n), w.data(),
+                        static_cast<blas_int>(n), ip.data(), &inf);
+          if (inf > 0) {
+            fail.record(i, "singular matrix");
+            continue;
+          }
+          fill(o, n * n, T(0));
+          for (int64_t j = 0; j < n; ++j) o[j * n + j] = T(1);
+          lapack::getrs('N', static_cast<blas_int>(n), static_cast<blas_int>(n), w.data(),
+                        static_cast<blas_int>(n), ip.data(), o, static_cast<blas_int>(n), &inf);
+        }
+      });
+      return;
+    }
     // getri's workspace: asked once for all items (same n).
     T wq{};
     blas_int info = 0;
@@ -309,6 +354,10 @@ NdArray det(const NdArray& a, const std::string& name) {
       fill(po, nbatch, T(1));
       return;
     }
+    if (n <= kSmallN) {
+      small_det_batch<T>(st, n, nbatch, po);
+      return;
+    }
     lu_diagonals<T>(st, n, nbatch, [&](int64_t i, const T* d, int64_t step, bool odd) {
       T p(1);
       for (int64_t j = 0; j < n; ++j) p *= d[j * step];
@@ -340,6 +389,10 @@ std::vector<NdArray> slogdet(const NdArray& a, const std::string& name) {
       fill(pl, nbatch, R(0));
       return;
     }
+    if (n <= kSmallN) {
+      small_slogdet_batch<T>(st, n, nbatch, ps, pl);
+      return;
+    }
     lu_diagonals<T>(st, n, nbatch, [&](int64_t i, const T* d, int64_t step, bool odd) {
       T s(odd ? -1 : 1);
       R l(0);
@@ -351,7 +404,8 @@ std::vector<NdArray> slogdet(const NdArray& a, const std::string& name) {
           l = -std::numeric_limits<R>::infinity();
           break;
         }
-        s *= v / av;
+        if constexpr (is_complex_v<T>) s *= v / av;
+        else if (v < 0) s = -s;  // (NaN keeps the sign, as NumPy)
         l += std::log(av);
       }
       ps[i] = s;

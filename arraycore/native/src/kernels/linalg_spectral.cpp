@@ -5,6 +5,8 @@
 // NaN): it is detected first and answered as NumPy does per function (eigh: NaN-filled
 // results; eigvalsh, eig, eigvals, svd: LinAlgError).
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <limits>
 
 #include "../lapack.h"
@@ -37,14 +39,26 @@ Shape with_dims(const Shape& batch, std::initializer_list<int64_t> dims) {
 bool is_single(DType dt) { return dt == DType::Float32 || dt == DType::Complex64; }
 
 // ---- symmetric / Hermitian: syevd / heevd ----
+// Eigenvalues only: the two-stage tridiagonal reduction (?syevd_2stage: dense -> band with
+// BLAS-3, band -> tridiagonal) when ARRAYCORE_LINALG_EIGH=2stage (measured: docs/linalg.md).
+bool eigvals_two_stage() {
+  static const bool v = [] {
+    const char* e = std::getenv("ARRAYCORE_LINALG_EIGH");
+    return e != nullptr && std::string(e) == "2stage";
+  }();
+  return v;
+}
+
 template <class T>
 struct EighDriver {
   using R = real_t<T>;
   char jobz, uplo;
   blas_int n;
+  bool two_stage;
   blas_int lwork = 1, lrwork = 1, liwork = 1;
 
-  EighDriver(char jobz_, char uplo_, blas_int n_) : jobz(jobz_), uplo(uplo_), n(n_) {
+  EighDriver(char jobz_, char uplo_, blas_int n_)
+      : jobz(jobz_), uplo(uplo_), n(n_), two_stage(jobz_ == 'N' && eigvals_two_stage()) {
     T wq{};
     R rq{}, wdummy{};
     T adummy{};
@@ -57,6 +71,21 @@ struct EighDriver {
   void call(T* a, R* w, T* work, blas_int lw, R* rwork, blas_int lrw, blas_int* iwork,
             blas_int liw, blas_int* info) const {
     const blas_int lda = std::max<blas_int>(1, n);
+    if (two_stage) {
+      if constexpr (std::is_same_v<T, float>)
+        lapack::scipy_ssyevd_2stage_(&jobz, &uplo, &n, a, &lda, w, work, &lw, iwork, &liw, info,
+                                     1, 1);
+      else if constexpr (std::is_same_v<T, double>)
+        lapack::scipy_dsyevd_2stage_(&jobz, &uplo, &n, a, &lda, w, work, &lw, iwork, &liw, info,
+                                     1, 1);
+      else if constexpr (std::is_same_v<T, c64>)
+        lapack::scipy_cheevd_2stage_(&jobz, &uplo, &n, a, &lda, w, work, &lw, rwork, &lrw, iwork,
+                                     &liw, info, 1, 1);
+      else
+        lapack::scipy_zheevd_2stage_(&jobz, &uplo, &n, a, &lda, w, work, &lw, rwork, &lrw, iwork,
+                                     &liw, info, 1, 1);
+      return;
+    }
     if constexpr (std::is_same_v<T, float>)
       lapack::scipy_ssyevd_(&jobz, &uplo, &n, a, &lda, w, work, &lw, iwork, &liw, info, 1, 1);
     else if constexpr (std::is_same_v<T, double>)
