@@ -588,6 +588,16 @@ def test_lstsq_rank_deficient_and_rcond(rng):
     assert int(rank) == rrank
 
 
+@pytest.mark.parametrize("shapes", [((3, 0), (3, 2)), ((0, 3), (0, 2)), ((3, 2), (3, 0)),
+                                    ((3, 0), (3,)), ((2, 3), (2, 0))])
+def test_lstsq_empty(shapes, rng):
+    a, b = rand(shapes[0], "float64", rng), rand(shapes[1], "float64", rng)
+    got = LA.lstsq(A(a), A(b))
+    ref = np.linalg.lstsq(a, b)
+    for i, (g, r) in enumerate(zip(got, ref)):
+        close(g, r, check_dtype=i != 2)  # rank: int64 here, NumPy's C int
+
+
 def test_lstsq_batched_matches_a_loop(rng):
     a = rand((3, 6, 3), "float64", rng)
     b = rand((3, 6, 2), "float64", rng)

@@ -168,8 +168,11 @@ def lstsq(a, b, rcond=None):
                             f"{type(rcond).__name__}")
         rcond = float(rcond)
     a, b, batch = broadcast_batch("lstsq", a, b, 2, 2)
-    if is_empty(a.shape) or is_empty(b.shape):
+    if is_empty(a.shape):
         x, res, rank, s = _lstsq_empty(a, b, batch, d)
+    elif b.shape[-1] == 0:  # no right-hand sides: rank and s of a still count (NumPy)
+        x, res, rank, s = _native.linalg_lstsq(a, zeros(batch + (m, 1), d), rcond, name="lstsq")
+        x, res = x[..., :0], res[..., :0]
     else:
         x, res, rank, s = _native.linalg_lstsq(a, b, rcond, name="lstsq")
     if vector:
