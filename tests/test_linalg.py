@@ -697,6 +697,19 @@ def test_matrix_norm(dtype, ord, keepdims, rng):
           np.linalg.matrix_norm(a, ord=ord, keepdims=keepdims), REAL_OF[dtype], 10)
 
 
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0), (0, 3), (2, 0, 0)])
+@pytest.mark.parametrize("ord", MATRIX_ORDS)
+def test_matrix_norm_of_empty_matrices(shape, ord):
+    a = np.zeros(shape)
+    try:
+        ref = np.linalg.matrix_norm(a, ord=ord)
+    except ValueError:
+        with pytest.raises(ValueError, match="matrix_norm"):
+            LA.matrix_norm(A(a), ord=ord)
+        return
+    close(LA.matrix_norm(A(a), ord=ord), ref)
+
+
 @pytest.mark.parametrize("args", [
     dict(), dict(ord=2), dict(ord=1), dict(ord=-math.inf), dict(ord=0), dict(ord=0.5),
     dict(axis=0), dict(axis=-1, ord=3), dict(axis=(0, 1)), dict(axis=(1, 0), ord=1),

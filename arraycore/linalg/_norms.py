@@ -102,7 +102,10 @@ def _matrix_norm_last2(x, ord, keepdims):
         s = la.svdvals(x)
         if ord == "nuc":
             r = xp.sum(s, axis=-1)
-        elif is_empty(x.shape[-2:]):
+        elif is_empty(x.shape[-2:]):  # NumPy: the max of no values is 0, the min an error
+            if ord == -2:
+                raise ValueError("matrix_norm: the norm of order -2 of an empty matrix is "
+                                 "undefined")
             r = zeros(tuple(x.shape[:-2]), REAL_OF[x.dtype])
         else:
             r = (xp.max if ord == 2 else xp.min)(s, axis=-1)
@@ -110,9 +113,12 @@ def _matrix_norm_last2(x, ord, keepdims):
         sum_axis, red = (-2, -1) if ord in (1, -1) else (-1, -2)
         sums = xp.sum(xp.abs(x), axis=sum_axis, keepdims=True)
         if x.shape[red] == 0:
-            raise ValueError(f"matrix_norm: the norm of order {ord} of an empty matrix is "
-                             f"undefined")
-        r = (xp.max if ord > 0 else xp.min)(sums, axis=red, keepdims=True)
+            if ord < 0:
+                raise ValueError(f"matrix_norm: the norm of order {ord} of an empty matrix is "
+                                 f"undefined")
+            r = zeros(tuple(sums.shape[:-2]) + (1, 1), REAL_OF[x.dtype])
+        else:
+            r = (xp.max if ord > 0 else xp.min)(sums, axis=red, keepdims=True)
         return r if keepdims else r[..., 0, 0]
     return r[..., None, None] if keepdims else r
 
