@@ -765,7 +765,9 @@ for _fam in ("linalg", "fft"):
 SMOKE = ["abs", "multiply", "divide", "pow", "exp", "log1p", "atan2", "maximum", "clip",
          "real", "astype", "sum", "prod", "max", "var", "std", "cumulative_prod", "diff",
          "getitem", "setitem", "take", "take_along_axis", "matmul", "tensordot", "vecdot",
-         "concat", "broadcast_to", "unstack", "reshape", "where", "sort"]
+         "concat", "broadcast_to", "unstack", "reshape", "where", "sort",
+         # linalg: gauges (eigh, svd), Hermitian inputs, a 1-D right-hand side
+         "solve", "cholesky", "eigh", "svd"]
 
 __all__ = ["Arg", "DT", "Sample", "OpInfo", "OP_INFO", "SMOKE", "args_of", "fill", "draw",
            "arg_dtype"]

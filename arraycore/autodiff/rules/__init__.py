@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import importlib
 
-FAMILIES = ("elementwise", "reductions", "manipulation", "indexing", "linalg", "searching",
-            "data_types")
+FAMILIES = ("elementwise", "reductions", "manipulation", "indexing", "linalg", "linalg_ext",
+            "searching", "data_types")
 
 
 def install_all(ns):
