@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 FAMILIES = ("elementwise", "reductions", "manipulation", "indexing", "linalg", "searching",
-            "data_types")
+            "data_types", "fft")
 
 
 def install_all(ns):
