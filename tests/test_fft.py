@@ -223,6 +223,20 @@ def test_irfft_ignores_the_imaginary_parts_of_dc_and_nyquist():
     close(ac.fft.irfft(to_ac(v)), np.fft.irfft(w))
 
 
+@pytest.mark.parametrize("n", [8, 7, 64, 97, 1000])
+def test_special_values_spread_to_every_bin(n):
+    """A NaN in the input makes every output NaN, an inf every output non-finite (as NumPy;
+    which bins get NaN from inf - inf depends on the algorithm, so only that is compared)."""
+    for name in ("fft", "rfft", "ifft"):
+        for val in (np.nan, np.inf, -np.inf):
+            v = rand((n,), "float64")
+            v[3] = val
+            out = np.asarray(getattr(ac.fft, name)(to_ac(v)))
+            assert (~np.isfinite(out)).all(), (name, val)
+            if np.isnan(val):
+                assert np.isnan(out).all(), name
+
+
 def test_known_values():
     x = ac.asarray([1.0, 0.0, -1.0, 0.0])
     np.testing.assert_allclose(np.asarray(ac.fft.fft(x)), [0, 2, 0, 2], atol=1e-15)
@@ -373,6 +387,10 @@ def test_namespace():
         assert getattr(ac.fft, n).__doc__, n
     x = ac.ones(3)
     assert x.__array_namespace__().fft is ac.fft
+    import pickle
+    for n in names:  # functions pickle by reference
+        f = getattr(ac.fft, n)
+        assert pickle.loads(pickle.dumps(f)) is f, n
 
 
 # --- derivatives of the composites and of the table entries against JAX -------------------
