@@ -496,3 +496,28 @@ def test_repeated_axes_values_and_gradients(name, kw, dtype):
     x.requires_grad_()
     assert ac.autograd.gradcheck(lambda t: f(t, **kw), (x,), check_forward_ad=True,
                                  check_batched_grad=True)
+
+
+def test_vmap_is_one_native_call(monkeypatch):
+    """The batch axis of a vmap is one more untransformed axis: one native transform for the
+    whole batch (and for its vjp under vmap)."""
+    from arraycore.native import _native
+    calls = []
+    for fn in ("fft_c2c", "fft_r2c", "fft_c2r"):
+        orig = getattr(_native, fn)
+        monkeypatch.setattr(_native, fn, lambda *a, _o=orig, _n=fn: calls.append(_n) or _o(*a))
+    xb = to_ac(rand((5, 3, 8), "complex128"))
+    out = ac.func.vmap(lambda t: ac.fft.fft(t, axis=0, norm="ortho"), in_dims=1)(xb)
+    assert calls == ["fft_c2c"]
+    close(out, np.stack([np.fft.fft(np.asarray(xb)[:, b], axis=0, norm="ortho")
+                         for b in range(3)]))
+    calls.clear()
+    rb = to_ac(rand((4, 6, 5), "float64"))
+    ac.func.vmap(ac.fft.rfftn)(rb)
+    assert sorted(calls) == ["fft_c2c", "fft_r2c"]
+    calls.clear()
+    g = ac.func.vmap(ac.func.grad(lambda t: ac.sum(ac.real(ac.fft.rfft(t)) ** 2)))(rb[:, 0])
+    assert calls.count("fft_r2c") == 1 and calls.count("fft_c2r") == 1, calls
+    ref = [np.asarray(ac.func.grad(lambda t: ac.sum(ac.real(ac.fft.rfft(t)) ** 2))(rb[i, 0]))
+           for i in range(4)]
+    close(g, np.stack(ref))

@@ -73,7 +73,7 @@ def as_real(x, who):
 
 def check_input(x, who):
     if not isinstance(x, Array):
-        raise TypeError(f"{who}: expected an array, got {type(x).__name__}")
+        raise TypeError(f"{who}: expected an array for x, got {type(x).__name__}")
 
 
 def check_traced_input(x, who):
@@ -81,7 +81,7 @@ def check_traced_input(x, who):
     if not isinstance(x, Array):
         from ..autodiff.tracer import Tracer
         if not isinstance(x, Tracer):
-            raise TypeError(f"{who}: expected an array, got {type(x).__name__}")
+            raise TypeError(f"{who}: expected an array for x, got {type(x).__name__}")
 
 
 def _int(v, who, name):
