@@ -139,6 +139,20 @@ def test_noncontiguous_and_negative_strides(name):
     np.testing.assert_array_equal(np.asarray(x), v)  # the input is not modified
 
 
+@pytest.mark.parametrize("name", ONE_D + N_D)
+def test_negative_strides_with_padding_and_truncation(name):
+    dt = input_dtype(name, "complex128")
+    v = rand((5, 12), dt)
+    x = to_ac(v)
+    for n in (3, 12, 17):
+        if name in N_D:
+            kw = {"s": (2, n), "axes": (0, 1)}
+        else:
+            kw = {"n": n, "axis": -1}
+        close(getattr(ac.fft, name)(x[::-1, ::-2], **kw), numpy_ref(name)(v[::-1, ::-2], **kw),
+              f"{name} {kw}")
+
+
 @pytest.mark.parametrize("name", ONE_D + N_D + TWO_D)
 def test_empty_batch_dimensions(name):
     dt = input_dtype(name, "complex64")
