@@ -6,6 +6,7 @@
 
 #include "../errors.h"
 #include "fft.h"
+#include "fft_copy.h"
 #include "fft_exec.h"
 #include "fft_lines.h"
 
@@ -23,33 +24,21 @@ void c2c_axis(const NdArray& src, const NdArray& dst, int axis, int sign, T scal
   const int64_t per_group = batch_lines(plan, L.count);
   const T* s = reinterpret_cast<const T*>(src.data());
   T* d = reinterpret_cast<T*>(dst.data());
-  const int64_t ss = L.in_stride * 2, ds = L.out_stride * 2;  // in reals
+  if (per_group == 1 && plan.kind == Plan<T>::Kind::Stockham && plan.n1 > 0) {
+    // Long lines: the four-step split reads and writes the user's arrays directly.
+    for_each_group(L.count, 1, n, [&](int64_t l, int64_t) {
+      run_four_step_interleaved(plan, s + 2 * L.in_off[l], L.in_stride, d + 2 * L.out_off[l],
+                                L.out_stride, scale);
+    });
+    return;
+  }
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t B) {
-    Scratch<T> buf(2 * n * B);
+    Scratch<T> buf(4 * n * B);
     T* br = buf.data();
     T* bi = br + n * B;
-    for (int64_t b = 0; b < B; ++b) {
-      const T* line = s + 2 * L.in_off[l0 + b];
-      for (int64_t t = 0; t < n; ++t) {
-        br[t * B + b] = line[t * ss];
-        bi[t * B + b] = line[t * ss + 1];
-      }
-    }
-    execute(plan, br, bi, B);
-    for (int64_t b = 0; b < B; ++b) {
-      T* line = d + 2 * L.out_off[l0 + b];
-      if (scale == T(1)) {
-        for (int64_t t = 0; t < n; ++t) {
-          line[t * ds] = br[t * B + b];
-          line[t * ds + 1] = bi[t * B + b];
-        }
-      } else {
-        for (int64_t t = 0; t < n; ++t) {
-          line[t * ds] = br[t * B + b] * scale;
-          line[t * ds + 1] = bi[t * B + b] * scale;
-        }
-      }
-    }
+    gather_complex(s, L.in_off.data() + l0, B, B, n, L.in_stride, br, bi);
+    auto [rr, ri] = execute_to(plan, br, bi, bi + n * B, bi + 2 * n * B, B);
+    scatter_complex(d, L.out_off.data() + l0, B, B, n, L.out_stride, rr, ri, scale);
   });
 }
 

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <sys/mman.h>
+
 #include "fft_exec.h"
 
 namespace arraycore::native::fft {
@@ -71,7 +73,16 @@ ScratchBlock::ScratchBlock(size_t bytes) {
     list.erase(list.begin() + best);
     return;
   }
-  ptr_ = std::aligned_alloc(64, bytes);
+  constexpr size_t kHuge = size_t(2) << 20;
+  if (bytes >= 2 * kHuge) {
+    // Long lines walk their buffers with page-sized strides (four-step columns): huge pages
+    // keep the TLB from thrashing.
+    bytes = (bytes + kHuge - 1) & ~(kHuge - 1);
+    ptr_ = std::aligned_alloc(kHuge, bytes);
+    if (ptr_) madvise(ptr_, bytes, MADV_HUGEPAGE);
+  } else {
+    ptr_ = std::aligned_alloc(64, bytes);
+  }
   if (!ptr_) throw std::bad_alloc();
   cap_ = bytes;
 }
@@ -102,14 +113,28 @@ void execute(const Plan<T>& plan, T* re, T* im, int64_t B) {
   }
 }
 
+template <class T>
+std::pair<T*, T*> execute_to(const Plan<T>& plan, T* re, T* im, T* wre, T* wim, int64_t B) {
+  if (plan.kind == Plan<T>::Kind::Bluestein || (B == 1 && plan.n1 > 0)) {
+    execute(plan, re, im, B);
+    return {re, im};
+  }
+  if (run_passes(plan, re, im, wre, wim, B)) return {wre, wim};
+  return {re, im};
+}
+
+template <class T>
+bool is_long_line(const Plan<T>& plan) {
+  return (plan.kind == Plan<T>::Kind::Stockham && plan.n1 > 0) ||
+         (plan.kind == Plan<T>::Kind::Bluestein && plan.plan_conv->n1 > 0);
+}
+
 // Per batch the executor touches about 4 * work_len * B reals (data and ping-pong arrays,
 // twice that for Bluestein); keep that within a share of L2.
 template <class T>
 int64_t batch_lines(const Plan<T>& plan, int64_t lines) {
   const int64_t work = plan.work_len();
-  const bool long_line = (plan.kind == Plan<T>::Kind::Stockham && plan.n1 > 0) ||
-                         (plan.kind == Plan<T>::Kind::Bluestein && plan.plan_conv->n1 > 0);
-  if (long_line) return 1;
+  if (is_long_line(plan)) return 1;
   constexpr int64_t kBudgetBytes = 384 * 1024;
   const int64_t per_line = work * 4 * static_cast<int64_t>(sizeof(T)) *
                            (plan.kind == Plan<T>::Kind::Bluestein ? 2 : 1);
@@ -121,6 +146,10 @@ int64_t batch_lines(const Plan<T>& plan, int64_t lines) {
 
 template void execute<float>(const Plan<float>&, float*, float*, int64_t);
 template void execute<double>(const Plan<double>&, double*, double*, int64_t);
+template std::pair<float*, float*> execute_to<float>(const Plan<float>&, float*, float*, float*, float*, int64_t);
+template std::pair<double*, double*> execute_to<double>(const Plan<double>&, double*, double*, double*, double*, int64_t);
+template bool is_long_line<float>(const Plan<float>&);
+template bool is_long_line<double>(const Plan<double>&);
 template int64_t batch_lines<float>(const Plan<float>&, int64_t);
 template int64_t batch_lines<double>(const Plan<double>&, int64_t);
 

@@ -69,6 +69,44 @@ inline void bfly8(U* ar, U* ai) {
   }
 }
 
+// Radix 16 as 4 x 4 (Van Loan 1.9): DFT4 over t1 of a_(4*t1 + t2) for each t2, twiddles
+// w16^(t2*k1), DFT4 over t2; output k1 + 4*k2.  One pass instead of two halves the traffic
+// of the L2-resident batch, which is what bounds the passes.
+template <class T, int Sign, class U>
+inline void bfly16(U* ar, U* ai) {
+  constexpr long double c1 = 0.923879532511286756128183189396788933L;  // cos(pi/8)
+  constexpr long double s1 = 0.382683432365089771728459984030398866L;  // sin(pi/8)
+  constexpr long double h = 0.707106781186547524400844362104849039L;
+  // w16^j = (cos, sin)(2*pi*j/16) for j = t2*k1 in {1, 2, 3, 4, 6, 9}
+  constexpr long double wc[10] = {1, c1, h, s1, 0, 0, -h, 0, 0, -c1};
+  constexpr long double ws[10] = {0, s1, h, c1, 1, 0, h, 0, 0, -s1};
+  U cr[4][4], ci[4][4];
+  for (int t2 = 0; t2 < 4; ++t2) {
+    U xr[4] = {ar[t2], ar[4 + t2], ar[8 + t2], ar[12 + t2]};
+    U xi[4] = {ai[t2], ai[4 + t2], ai[8 + t2], ai[12 + t2]};
+    bfly4<T, Sign>(xr, xi);
+    for (int k1 = 0; k1 < 4; ++k1) { cr[t2][k1] = xr[k1]; ci[t2][k1] = xi[k1]; }
+  }
+  for (int t2 = 1; t2 < 4; ++t2)
+    for (int k1 = 1; k1 < 4; ++k1) {
+      const int j = t2 * k1;
+      const U r = cr[t2][k1], i = ci[t2][k1];
+      if (j == 4) {
+        mul_i<T, Sign>(cr[t2][k1], ci[t2][k1]);
+      } else {
+        const T c = static_cast<T>(wc[j]), sn = static_cast<T>(Sign * ws[j]);
+        cr[t2][k1] = r * c - i * sn;
+        ci[t2][k1] = r * sn + i * c;
+      }
+    }
+  for (int k1 = 0; k1 < 4; ++k1) {
+    U yr[4] = {cr[0][k1], cr[1][k1], cr[2][k1], cr[3][k1]};
+    U yi[4] = {ci[0][k1], ci[1][k1], ci[2][k1], ci[3][k1]};
+    bfly4<T, Sign>(yr, yi);
+    for (int k2 = 0; k2 < 4; ++k2) { ar[k1 + 4 * k2] = yr[k2]; ai[k1 + 4 * k2] = yi[k2]; }
+  }
+}
+
 template <class T, int Sign, class U>
 inline void bfly3(U* ar, U* ai) {
   const T h = static_cast<T>(0.5);
@@ -135,7 +173,8 @@ inline void bfly_fixed(U* ar, U* ai) {
   else if constexpr (P == 3) bfly3<T, Sign>(ar, ai);
   else if constexpr (P == 4) bfly4<T, Sign>(ar, ai);
   else if constexpr (P == 5) bfly5<T, Sign>(ar, ai);
-  else bfly8<T, Sign>(ar, ai);
+  else if constexpr (P == 8) bfly8<T, Sign>(ar, ai);
+  else bfly16<T, Sign>(ar, ai);
 }
 
 // ---- one pass ----
@@ -238,6 +277,7 @@ void run_pass(const Pass<T>& ps, const T* xr, const T* xi, T* yr, T* yi, PassGeo
     case 4: return pass_fixed<T, L, Sign, 4>(ps, xr, xi, yr, yi, g);
     case 5: return pass_fixed<T, L, Sign, 5>(ps, xr, xi, yr, yi, g);
     case 8: return pass_fixed<T, L, Sign, 8>(ps, xr, xi, yr, yi, g);
+    case 16: return pass_fixed<T, L, Sign, 16>(ps, xr, xi, yr, yi, g);
     default: return pass_odd<T, L>(ps, xr, xi, yr, yi, g);
   }
 }

@@ -76,10 +76,11 @@ std::vector<int> choose_radices(int64_t n) {
     if (p == 2) ++twos; else odd.push_back(p);
   }
   std::vector<int> r;
-  // Radix 4 carries most of the powers of two (fewest passes at modest register pressure); one
-  // radix 8 or 2 takes an odd exponent.
-  while (twos >= 4) { r.push_back(4); twos -= 2; }
-  if (twos == 3) r.push_back(8);
+  // Radix 16 carries most of the powers of two: each pass streams the whole batch through L2,
+  // so fewer passes win over lower register pressure.  The rest: 8, 4, or 8*4 for 2^5.
+  while (twos >= 4 && twos != 5) { r.push_back(16); twos -= 4; }
+  if (twos == 5) { r.push_back(8); r.push_back(4); }
+  else if (twos == 3) r.push_back(8);
   else if (twos == 2) r.push_back(4);
   else if (twos == 1) r.push_back(2);
   for (int p : odd) r.push_back(p);
@@ -113,7 +114,7 @@ void build_stockham(Plan<T>& plan, const std::vector<int>& radices) {
       for (int k = 1; k < p; ++k)
         unit_root<T>(q * k, len, plan.sign, &ps.tw_re[q * (p - 1) + k - 1],
                      &ps.tw_im[q * (p - 1) + k - 1]);
-    if (p != 2 && p != 3 && p != 4 && p != 5 && p != 8) {
+    if (p != 2 && p != 3 && p != 4 && p != 5 && p != 8 && p != 16) {
       ps.root_re.resize(p);
       ps.root_im.resize(p);
       for (int t = 0; t < p; ++t) unit_root<T>(t, p, plan.sign, &ps.root_re[t], &ps.root_im[t]);

@@ -5,17 +5,72 @@
 // The inverse builds Z from two half-spectra the same way and reads x1, x2 off the real and
 // imaginary parts.  A batch of 2B real lines thus costs B complex lines: half the complex
 // cost, for every length.  (An odd line count pairs the last line with zeros.)
+#include <algorithm>
 #include <complex>
 #include <string>
 
 #include "../errors.h"
 #include "fft.h"
+#include "fft_copy.h"
 #include "fft_exec.h"
 #include "fft_lines.h"
 
 namespace arraycore::native {
 namespace fft {
 namespace {
+
+// X1 = (Z_k + conj Z_(n-k)) / 2 and X2 = (Z_k - conj Z_(n-k)) / (2i), k < h, times 2*half,
+// into split arrays of rows of B (vector loops over the batch).
+template <class T>
+void unpack_pairs(const T* zr, const T* zi, int64_t n, int64_t B, T half, T* x1r, T* x1i,
+                  T* x2r, T* x2i) {
+  const int64_t h = n / 2 + 1;
+  for (int64_t k = 0; k < h; ++k) {
+    const int64_t kk = k == 0 ? 0 : n - k;
+    const T* a = zr + k * B;
+    const T* bb = zi + k * B;
+    const T* c = zr + kk * B;
+    const T* e = zi + kk * B;
+    T* o1r = x1r + k * B;
+    T* o1i = x1i + k * B;
+    T* o2r = x2r + k * B;
+    T* o2i = x2i + k * B;
+    for (int64_t b = 0; b < B; ++b) {
+      o1r[b] = (a[b] + c[b]) * half;
+      o1i[b] = (bb[b] - e[b]) * half;
+      o2r[b] = (bb[b] + e[b]) * half;
+      o2i[b] = (c[b] - a[b]) * half;
+    }
+  }
+}
+
+// Z = X1 + i*X2 over the full length from two half-spectra held as split rows of B (h rows
+// each); bin k >= h is conj X_(n-k).  The imaginary parts of DC and Nyquist are dropped.
+template <class T>
+void pack_pairs(T* h1r, T* h1i, T* h2r, T* h2i, int64_t n, int64_t B, T* zr, T* zi) {
+  const int64_t h = n / 2 + 1;
+  std::fill(h1i, h1i + B, T(0));
+  std::fill(h2i, h2i + B, T(0));
+  if (n % 2 == 0) {
+    std::fill(h1i + (n / 2) * B, h1i + (n / 2 + 1) * B, T(0));
+    std::fill(h2i + (n / 2) * B, h2i + (n / 2 + 1) * B, T(0));
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    const bool mirror = k >= h;
+    const int64_t src = mirror ? n - k : k;
+    const T sg = mirror ? T(-1) : T(1);
+    const T* ar = h1r + src * B;
+    const T* ai = h1i + src * B;
+    const T* br = h2r + src * B;
+    const T* bi = h2i + src * B;
+    T* orr = zr + k * B;
+    T* oi = zi + k * B;
+    for (int64_t b = 0; b < B; ++b) {
+      orr[b] = ar[b] - sg * bi[b];
+      oi[b] = sg * ai[b] + br[b];
+    }
+  }
+}
 
 template <class T>
 NdArray r2c(const NdArray& x, int axis, double scale_d) {
@@ -31,46 +86,30 @@ NdArray r2c(const NdArray& x, int axis, double scale_d) {
   const int64_t per_group = 2 * batch_lines(plan, pairs);
   const T* s = reinterpret_cast<const T*>(x.data());
   T* d = reinterpret_cast<T*>(out.data());
-  const int64_t ss = L.in_stride, ds = L.out_stride * 2;
   const T half = static_cast<T>(0.5 * scale_d);
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t cnt) {
     const int64_t B = (cnt + 1) / 2;  // line l0+b -> real part, line l0+B+b -> imaginary part
-    Scratch<T> buf(2 * n * B);
+    const int64_t h = n / 2 + 1;
+    Scratch<T> buf(4 * n * B + 4 * h * B);
     T* br = buf.data();
     T* bi = br + n * B;
-    for (int64_t b = 0; b < B; ++b) {
-      const T* l1 = s + L.in_off[l0 + b];
-      for (int64_t t = 0; t < n; ++t) br[t * B + b] = l1[t * ss];
-      if (B + b < cnt) {
-        const T* l2 = s + L.in_off[l0 + B + b];
-        for (int64_t t = 0; t < n; ++t) bi[t * B + b] = l2[t * ss];
-      } else {
-        for (int64_t t = 0; t < n; ++t) bi[t * B + b] = T(0);
-      }
-    }
-    execute(plan, br, bi, B);
-    for (int64_t b = 0; b < B; ++b) {
-      T* o1 = d + 2 * L.out_off[l0 + b];
-      T* o2 = B + b < cnt ? d + 2 * L.out_off[l0 + B + b] : nullptr;
-      for (int64_t k = 0; k < h; ++k) {
-        const int64_t kk = k == 0 ? 0 : n - k;
-        const T a = br[k * B + b], bb = bi[k * B + b];
-        const T c = br[kk * B + b], e = bi[kk * B + b];
-        o1[k * ds] = (a + c) * half;
-        o1[k * ds + 1] = (bb - e) * half;
-        if (o2) {
-          o2[k * ds] = (bb + e) * half;
-          o2[k * ds + 1] = (c - a) * half;
-        }
-      }
-    }
+    T* x1r = br + 4 * n * B;
+    T* x1i = x1r + h * B;
+    T* x2r = x1i + h * B;
+    T* x2i = x2r + h * B;
+    gather_real(s, L.in_off.data() + l0, B, B, n, L.in_stride, br);
+    gather_real(s, L.in_off.data() + l0 + B, cnt - B, B, n, L.in_stride, bi);
+    auto [zr, zi] = execute_to(plan, br, bi, bi + n * B, bi + 2 * n * B, B);
+    unpack_pairs(zr, zi, n, B, half, x1r, x1i, x2r, x2i);
+    const T one = T(1);
+    scatter_complex(d, L.out_off.data() + l0, B, B, h, L.out_stride, x1r, x1i, one);
+    scatter_complex(d, L.out_off.data() + l0 + B, cnt - B, B, h, L.out_stride, x2r, x2i, one);
   });
   return out;
 }
 
 template <class T>
 NdArray c2r(const NdArray& x, int axis, int64_t n, double scale_d) {
-  const int64_t h = n / 2 + 1;
   Shape shape = x.shape;
   shape[axis] = n;
   NdArray out = empty(shape, x.dtype == DType::Complex64 ? DType::Float32 : DType::Float64);
@@ -82,45 +121,26 @@ NdArray c2r(const NdArray& x, int axis, int64_t n, double scale_d) {
   const int64_t per_group = 2 * batch_lines(plan, pairs);
   const T* s = reinterpret_cast<const T*>(x.data());
   T* d = reinterpret_cast<T*>(out.data());
-  const int64_t ss = L.in_stride * 2, ds = L.out_stride;
   const T scale = static_cast<T>(scale_d);
-  const bool even = n % 2 == 0;
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t cnt) {
     const int64_t B = (cnt + 1) / 2;
-    Scratch<T> buf(2 * n * B);
+    const int64_t h = n / 2 + 1;
+    Scratch<T> buf(4 * n * B + 4 * h * B);
     T* br = buf.data();
     T* bi = br + n * B;
-    // Bin k of the full spectrum of a line: X_k for k < h, conj X_(n-k) above; the imaginary
-    // parts of DC and Nyquist do not exist for a real signal and are dropped.
-    auto bin = [&](const T* line, int64_t k, T& re, T& im) {
-      if (k < h) {
-        re = line[k * ss];
-        im = (k == 0 || (even && k == n / 2)) ? T(0) : line[k * ss + 1];
-      } else {
-        re = line[(n - k) * ss];
-        im = -line[(n - k) * ss + 1];
-      }
-    };
-    for (int64_t b = 0; b < B; ++b) {
-      const T* l1 = s + 2 * L.in_off[l0 + b];
-      const T* l2 = B + b < cnt ? s + 2 * L.in_off[l0 + B + b] : nullptr;
-      for (int64_t k = 0; k < n; ++k) {
-        T r1, i1, r2 = 0, i2 = 0;
-        bin(l1, k, r1, i1);
-        if (l2) bin(l2, k, r2, i2);
-        br[k * B + b] = r1 - i2;  // Z = X1 + i*X2
-        bi[k * B + b] = i1 + r2;
-      }
+    T* h1r = br + 4 * n * B;
+    T* h1i = h1r + h * B;
+    T* h2r = h1i + h * B;
+    T* h2i = h2r + h * B;
+    gather_complex(s, L.in_off.data() + l0, B, B, h, L.in_stride, h1r, h1i);
+    if (cnt - B < B) {  // the unpaired last line: a zero partner
+      std::fill(h2r, h2r + 2 * h * B, T(0));
     }
-    execute(plan, br, bi, B);
-    for (int64_t b = 0; b < B; ++b) {
-      T* o1 = d + L.out_off[l0 + b];
-      for (int64_t t = 0; t < n; ++t) o1[t * ds] = br[t * B + b] * scale;
-      if (B + b < cnt) {
-        T* o2 = d + L.out_off[l0 + B + b];
-        for (int64_t t = 0; t < n; ++t) o2[t * ds] = bi[t * B + b] * scale;
-      }
-    }
+    gather_complex(s, L.in_off.data() + l0 + B, cnt - B, B, h, L.in_stride, h2r, h2i);
+    pack_pairs(h1r, h1i, h2r, h2i, n, B, br, bi);
+    auto [zr, zi] = execute_to(plan, br, bi, bi + n * B, bi + 2 * n * B, B);
+    scatter_real(d, L.out_off.data() + l0, B, B, n, L.out_stride, zr, scale);
+    scatter_real(d, L.out_off.data() + l0 + B, cnt - B, B, n, L.out_stride, zi, scale);
   });
   return out;
 }
