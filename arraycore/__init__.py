@@ -21,6 +21,7 @@ from .array_api import __all__ as _api_all  # noqa: E402
 from .array_api import __array_namespace_info__  # noqa: E402,F401
 from .array_api._creation import ascontiguousarray  # noqa: E402  (NumPy-compatible extra)
 from . import linalg  # noqa: E402  (the linalg extension; before install_namespace sees it)
+from . import fft  # noqa: E402  (the fft extension: ac.fft)
 
 Array = _native.Array
 _native._register_python_objects(list(_dtypes.ALL_DTYPES), _CPU)
@@ -54,4 +55,5 @@ def set_num_threads(n: int) -> None:
 
 __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_threads",
                             "set_num_threads", "no_grad", "enable_grad", "set_grad_enabled",
-                            "inference_mode", "is_grad_enabled", "autograd", "func", "linalg"]
+                            "inference_mode", "is_grad_enabled", "autograd", "func", "linalg",
+                            "fft"]

@@ -46,6 +46,8 @@ def install_namespace(ns):
             continue
         op.impl = impl
         op.public = make_public(op, impl)
+        if op.namespace:  # pickled by reference as arraycore.<namespace>.<name>
+            op.public.__module__ = home.__name__
         setattr(home, name, op.public)
     _install_array_method_ops(ns)
     install_all(ns)

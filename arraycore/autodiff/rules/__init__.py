@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 FAMILIES = ("elementwise", "reductions", "manipulation", "indexing", "linalg", "linalg_ext",
-            "searching", "data_types")
+            "searching", "data_types", "fft")
 
 
 def install_all(ns):

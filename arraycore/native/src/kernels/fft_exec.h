@@ -1,0 +1,75 @@
+// FFT executors (internal to the fft_*.cpp files): run a plan on split-complex data laid out
+// as B interleaved lines (element t of line b at [t * B + b]).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <utility>
+
+#include "fft_plan.h"
+#include "fft_simd.h"
+
+namespace arraycore::native::fft {
+
+// Transforms the B lines in place (re, im hold plan.n * B reals each).  Chooses the Stockham
+// passes, the four-step split (B == 1 and a long length) or Bluestein from the plan.
+template <class T>
+void execute(const Plan<T>& plan, T* re, T* im, int64_t B);
+
+// The same with caller-provided work arrays (plan.n * B each): the result is left in place or
+// in the work arrays, saving the copy back; returns where it is.
+template <class T>
+std::pair<T*, T*> execute_to(const Plan<T>& plan, T* re, T* im, T* work_re, T* work_im, int64_t B);
+
+// True when lines of this plan are transformed one at a time (B == 1) by the four-step split
+// or a Bluestein convolution that uses it: long lines, whose batch would not fit in cache.
+template <class T>
+bool is_long_line(const Plan<T>& plan);
+
+// The Stockham passes of `plan` (a Stockham plan) on [n][B] data, ping-ponging with the work
+// arrays; returns true when the result ended in the work arrays.
+template <class T>
+bool run_passes(const Plan<T>& plan, T* re, T* im, T* work_re, T* work_im, int64_t B);
+
+// Four-step transform of one line of length plan.n (plan.n1 > 0), in place on split arrays,
+// or from an interleaved complex line to another (element strides; in == out is fine), times
+// scale.
+template <class T>
+void run_four_step(const Plan<T>& plan, T* re, T* im);
+template <class T>
+void run_four_step_interleaved(const Plan<T>& plan, const T* in, int64_t in_stride, T* out,
+                               int64_t out_stride, T scale);
+
+// Bluestein transform of B interleaved lines, in place.
+template <class T>
+void run_bluestein(const Plan<T>& plan, T* re, T* im, int64_t B);
+
+// Lines interleaved per batch so that a batch's working set stays in L2.
+template <class T>
+int64_t batch_lines(const Plan<T>& plan, int64_t lines);
+
+// A reusable, 64-byte aligned scratch block of `count` elements, returned to a per-thread
+// free list on destruction (no malloc per call in steady state; nesting is fine).
+class ScratchBlock {
+ public:
+  explicit ScratchBlock(size_t bytes);
+  ~ScratchBlock();
+  ScratchBlock(const ScratchBlock&) = delete;
+  ScratchBlock& operator=(const ScratchBlock&) = delete;
+  template <class T>
+  T* as() const { return static_cast<T*>(ptr_); }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t cap_ = 0;
+};
+
+template <class T>
+struct Scratch {
+  ScratchBlock block;
+  explicit Scratch(size_t count) : block(count * sizeof(T)) {}
+  T* data() const { return block.as<T>(); }
+};
+
+}  // namespace arraycore::native::fft

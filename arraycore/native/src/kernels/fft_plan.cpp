@@ -1,0 +1,253 @@
+// FFT plans: factorization into radix passes, twiddle tables, the four-step split, Bluestein
+// tables, and the cache keyed by (length, precision, direction).
+//
+// Twiddles are computed directly (never by recurrence) from the exact integer angle index
+// reduced modulo the length, in long double for double plans and in double for float plans,
+// then rounded once: the tables carry no accumulated error (see docs/fft.md, "Accuracy").
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "../errors.h"
+#include "fft_exec.h"
+#include "fft_plan.h"
+
+namespace arraycore::native::fft {
+namespace {
+
+// exp(sign * 2*pi*i * k / N), rounded once to T.
+template <class T>
+void unit_root(int64_t k, int64_t N, int sign, T* re, T* im) {
+  k %= N;
+  if (k < 0) k += N;
+  // Reduce to the first octant so the argument of sin/cos is small and exact symmetries
+  // (w^(N/4) = i, ...) come out exactly.
+  using W = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+  // angle = 2*pi*k/N; use 8k relative to N to locate the octant.
+  const __int128 k8 = static_cast<__int128>(k) * 8;
+  int oct = static_cast<int>(k8 / N);  // 0..7
+  // r = k - oct*N/8 in units of 1/(8N): work with numerator k8 - oct*N over 8N.
+  const __int128 rem = k8 - static_cast<__int128>(oct) * N;  // in [0, N)
+  // Angle within the octant: (rem / N) * (pi/4).
+  W a = static_cast<W>(static_cast<long double>(rem) / static_cast<long double>(N)) *
+        static_cast<W>(0.785398163397448309615660845819875721L);
+  // For odd octants measure from the octant's upper end for accuracy near multiples of pi/4.
+  W c, s;
+  if (oct & 1) {
+    const W b = static_cast<W>(static_cast<long double>(N - rem) / static_cast<long double>(N)) *
+                static_cast<W>(0.785398163397448309615660845819875721L);
+    // angle = (oct+1)*pi/4 - b
+    const W cb = std::cos(b), sb = std::sin(b);
+    switch (oct) {
+      case 1: c = sb; s = cb; break;     // pi/2 - b
+      case 3: c = -cb; s = sb; break;    // pi - b
+      case 5: c = -sb; s = -cb; break;   // 3pi/2 - b
+      default: c = cb; s = -sb; break;   // 2pi - b
+    }
+  } else {
+    const W ca = std::cos(a), sa = std::sin(a);
+    switch (oct) {
+      case 0: c = ca; s = sa; break;
+      case 2: c = -sa; s = ca; break;    // pi/2 + a
+      case 4: c = -ca; s = -sa; break;   // pi + a
+      default: c = sa; s = -ca; break;   // 3pi/2 + a
+    }
+  }
+  *re = static_cast<T>(c);
+  *im = static_cast<T>(sign > 0 ? s : -s);
+}
+
+std::vector<int> prime_factors(int64_t n) {
+  std::vector<int> f;
+  for (int64_t p = 2; p * p <= n; ++p)
+    while (n % p == 0) { f.push_back(static_cast<int>(p)); n /= p; }
+  if (n > 1) f.push_back(static_cast<int>(std::min<int64_t>(n, INT32_MAX)));
+  return f;
+}
+
+// Radices of the Stockham passes, or empty when a prime factor is too large.
+std::vector<int> choose_radices(int64_t n) {
+  std::vector<int> primes = prime_factors(n);
+  int twos = 0;
+  std::vector<int> odd;
+  for (int p : primes) {
+    if (p > kMaxDirectRadix) return {};
+    if (p == 2) ++twos; else odd.push_back(p);
+  }
+  std::vector<int> r;
+  // Radix 16 carries most of the powers of two: each pass streams the whole batch through L2,
+  // so fewer passes win over lower register pressure.  The rest: 8, 4, or 8*4 for 2^5.
+  while (twos >= 4 && twos != 5) { r.push_back(16); twos -= 4; }
+  if (twos == 5) { r.push_back(8); r.push_back(4); }
+  else if (twos == 3) r.push_back(8);
+  else if (twos == 2) r.push_back(4);
+  else if (twos == 1) r.push_back(2);
+  for (int p : odd) r.push_back(p);
+  return r;
+}
+
+// Smallest 2^a 3^b 5^c >= n.
+int64_t smooth_at_least(int64_t n) {
+  int64_t best = INT64_MAX;
+  for (int64_t p5 = 1; p5 < 2 * n + 8; p5 *= 5)
+    for (int64_t p35 = p5; p35 < 2 * n + 8; p35 *= 3) {
+      int64_t v = p35;
+      while (v < n) v *= 2;
+      best = std::min(best, v);
+    }
+  return best;
+}
+
+template <class T>
+void build_stockham(Plan<T>& plan, const std::vector<int>& radices) {
+  int64_t m = plan.n;
+  for (int p : radices) {
+    Pass<T> ps;
+    ps.radix = p;
+    m /= p;
+    ps.m = m;
+    const int64_t len = m * p;  // the sub-transform length this pass's twiddles belong to
+    ps.tw_re.resize(m * (p - 1));
+    ps.tw_im.resize(m * (p - 1));
+    for (int64_t q = 0; q < m; ++q)
+      for (int k = 1; k < p; ++k)
+        unit_root<T>(q * k, len, plan.sign, &ps.tw_re[q * (p - 1) + k - 1],
+                     &ps.tw_im[q * (p - 1) + k - 1]);
+    if (p != 2 && p != 3 && p != 4 && p != 5 && p != 8 && p != 16) {
+      ps.root_re.resize(p);
+      ps.root_im.resize(p);
+      for (int t = 0; t < p; ++t) unit_root<T>(t, p, plan.sign, &ps.root_re[t], &ps.root_im[t]);
+    }
+    plan.passes.push_back(std::move(ps));
+  }
+}
+
+template <class T>
+void build_four_step(Plan<T>& plan) {
+  const int64_t n = plan.n;
+  int64_t n1 = 1;
+  for (int64_t d = 1; d * d <= n; ++d)
+    if (n % d == 0) n1 = d;
+  if (n1 < 8) return;  // no balanced split: stay with plain passes
+  plan.n1 = n1;
+  plan.n2 = n / n1;
+  plan.plan1 = get_plan<T>(plan.n1, plan.sign);
+  plan.plan2 = get_plan<T>(plan.n2, plan.sign);
+  plan.tw4_re.resize(n);
+  plan.tw4_im.resize(n);
+  for (int64_t k1 = 0; k1 < plan.n1; ++k1)
+    for (int64_t i2 = 0; i2 < plan.n2; ++i2)
+      unit_root<T>(k1 * i2, n, plan.sign, &plan.tw4_re[k1 * plan.n2 + i2],
+                   &plan.tw4_im[k1 * plan.n2 + i2]);
+}
+
+template <class T>
+void build_bluestein(Plan<T>& plan) {
+  const int64_t n = plan.n;
+  plan.kind = Plan<T>::Kind::Bluestein;
+  plan.m_conv = smooth_at_least(2 * n - 1);
+  const int64_t M = plan.m_conv;
+  plan.plan_conv = get_plan<T>(M, -1);
+  // chirp c_t = exp(sign*i*pi*t^2/n) = unit_root(t^2 mod 2n, 2n).
+  plan.chirp_re.resize(n);
+  plan.chirp_im.resize(n);
+  std::vector<double> cr(n), ci(n);
+  for (int64_t t = 0; t < n; ++t) {
+    const int64_t k = static_cast<int64_t>((static_cast<unsigned __int128>(t) * t) %
+                                           static_cast<unsigned __int128>(2 * n));
+    unit_root<double>(k, 2 * n, plan.sign, &cr[t], &ci[t]);
+    plan.chirp_re[t] = static_cast<T>(cr[t]);
+    plan.chirp_im[t] = static_cast<T>(ci[t]);
+  }
+  // Kernel b_u = conj(c_u) for |u| < n, wrapped cyclically; its FFT computed in double.
+  std::vector<double> br(M, 0.0), bi(M, 0.0);
+  for (int64_t u = 0; u < n; ++u) {
+    br[u] = cr[u];
+    bi[u] = -ci[u];
+    if (u > 0) { br[M - u] = cr[u]; bi[M - u] = -ci[u]; }
+  }
+  auto dplan = get_plan<double>(M, -1);
+  execute<double>(*dplan, br.data(), bi.data(), 1);
+  plan.kern_re.resize(M);
+  plan.kern_im.resize(M);
+  for (int64_t t = 0; t < M; ++t) {
+    plan.kern_re[t] = static_cast<T>(br[t] / static_cast<double>(M));
+    plan.kern_im[t] = static_cast<T>(bi[t] / static_cast<double>(M));
+  }
+}
+
+template <class T>
+std::shared_ptr<const Plan<T>> build_plan(int64_t n, int sign) {
+  auto plan = std::make_shared<Plan<T>>();
+  plan->n = n;
+  plan->sign = sign;
+  std::vector<int> radices = choose_radices(n);
+  if (n == 1 || !radices.empty()) {
+    build_stockham(*plan, radices);
+    if (n > kFourStepMin) build_four_step(*plan);
+  } else {
+    build_bluestein(*plan);
+  }
+  return plan;
+}
+
+template <class T>
+struct Cache {
+  std::mutex mu;
+  std::map<std::pair<int64_t, int>, std::shared_ptr<const Plan<T>>> plans;
+  static Cache& get() {
+    static Cache* c = new Cache();  // leaked: plans may be used during interpreter teardown
+    return *c;
+  }
+};
+
+constexpr size_t kMaxCachedPlans = 512;
+
+}  // namespace
+
+template <class T>
+std::shared_ptr<const Plan<T>> get_plan(int64_t n, int sign) {
+  if (n < 1) throw ValueError("fft: transform length must be at least 1");
+  auto& cache = Cache<T>::get();
+  const auto key = std::make_pair(n, sign);
+  {
+    std::lock_guard<std::mutex> lock(cache.mu);
+    auto it = cache.plans.find(key);
+    if (it != cache.plans.end()) return it->second;
+  }
+  // Built outside the lock: sub-plans come from the cache too.
+  auto plan = build_plan<T>(n, sign);
+  std::lock_guard<std::mutex> lock(cache.mu);
+  if (cache.plans.size() >= kMaxCachedPlans) cache.plans.clear();  // users keep theirs alive
+  auto [it, inserted] = cache.plans.emplace(key, plan);
+  return it->second;
+}
+
+int64_t plan_cache_size() {
+  int64_t total = 0;
+  {
+    auto& c = Cache<float>::get();
+    std::lock_guard<std::mutex> lock(c.mu);
+    total += c.plans.size();
+  }
+  auto& c = Cache<double>::get();
+  std::lock_guard<std::mutex> lock(c.mu);
+  return total + c.plans.size();
+}
+
+void clear_plan_cache() {
+  {
+    auto& c = Cache<float>::get();
+    std::lock_guard<std::mutex> lock(c.mu);
+    c.plans.clear();
+  }
+  auto& c = Cache<double>::get();
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.plans.clear();
+}
+
+template std::shared_ptr<const Plan<float>> get_plan<float>(int64_t, int);
+template std::shared_ptr<const Plan<double>> get_plan<double>(int64_t, int);
+
+}  // namespace arraycore::native::fft

@@ -1,0 +1,69 @@
+// FFT plans: how a transform of one length, precision and direction is computed, with every
+// table it needs, built once and cached (fft_plan.cpp).  See docs/fft.md.
+//
+// Data layout of every executor: split complex, B interleaved lines ("batch-major"): element
+// t of line b lives at re[t * B + b], im[t * B + b].  A Stockham pass then has an inner loop
+// over at least B consecutive reals with one twiddle, which is what the vector butterflies
+// want; a single line (B == 1) of a large length goes through the four-step split instead,
+// whose two halves are again batches of interleaved lines.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace arraycore::native::fft {
+
+// One Stockham pass of radix p (see fft_passes.cpp for the indexing).
+template <class T>
+struct Pass {
+  int radix = 0;
+  int64_t m = 0;             // n / (product of the radices up to and including this pass)
+  std::vector<T> tw_re;      // twiddles w^(q*k), q < m, 1 <= k < radix: [q * (radix-1) + k-1]
+  std::vector<T> tw_im;
+  std::vector<T> root_re;    // generic odd radix: cos / sign*sin of 2*pi*t/radix, t < radix
+  std::vector<T> root_im;
+};
+
+template <class T>
+struct Plan {
+  enum class Kind { Stockham, Bluestein };
+  int64_t n = 0;
+  int sign = -1;  // exponent sign: -1 forward, +1 backward (unnormalized)
+  Kind kind = Kind::Stockham;
+
+  // Stockham: passes in execution order (their radices multiply to n).
+  std::vector<Pass<T>> passes;
+
+  // Four-step split for a single long line (n = n1 * n2; 0 when not used): column DFTs of
+  // length n1, twiddles w_n^(k1*i2), row DFTs of length n2 (Van Loan, section 3.3).
+  int64_t n1 = 0, n2 = 0;
+  std::shared_ptr<const Plan<T>> plan1, plan2;
+  std::vector<T> tw4_re, tw4_im;  // [k1 * n2 + i2]
+
+  // Bluestein: a cyclic convolution of length m_conv computed with plan_conv (forward).
+  int64_t m_conv = 0;
+  std::shared_ptr<const Plan<T>> plan_conv;
+  std::vector<T> chirp_re, chirp_im;  // c_t = exp(sign * i*pi * t^2 / n), t < n
+  std::vector<T> kern_re, kern_im;    // FFT(conj chirp, wrapped) / m_conv, length m_conv
+
+  // Elements of per-line working storage the executor runs on (n, or m_conv for Bluestein).
+  int64_t work_len() const { return kind == Kind::Bluestein ? m_conv : n; }
+};
+
+// The cached plan for (n, precision, sign); thread-safe.  n >= 1.
+template <class T>
+std::shared_ptr<const Plan<T>> get_plan(int64_t n, int sign);
+
+// Number of cached plans (tests) and clearing the cache.
+int64_t plan_cache_size();
+void clear_plan_cache();
+
+// Largest prime factor handled by a direct (generic odd) radix pass; larger ones go through
+// Bluestein.
+constexpr int kMaxDirectRadix = 31;
+
+// Lengths above this use the four-step split when transformed as a single line.
+constexpr int64_t kFourStepMin = 4096;
+
+}  // namespace arraycore::native::fft

@@ -1,0 +1,171 @@
+// FFT: real-input forward (r2c) and real-output inverse (c2r) transforms.
+//
+// Two real lines ride in one complex transform: z = x1 + i*x2 has Z_k = X1_k + i*X2_k with
+// X1, X2 Hermitian, so X1_k = (Z_k + conj Z_(n-k)) / 2 and X2_k = (Z_k - conj Z_(n-k)) / (2i).
+// The inverse builds Z from two half-spectra the same way and reads x1, x2 off the real and
+// imaginary parts.  A batch of 2B real lines thus costs B complex lines: half the complex
+// cost, for every length.  (An odd line count pairs the last line with zeros.)
+#include <algorithm>
+#include <complex>
+#include <string>
+
+#include "../errors.h"
+#include "fft.h"
+#include "fft_copy.h"
+#include "fft_exec.h"
+#include "fft_lines.h"
+
+namespace arraycore::native {
+namespace fft {
+namespace {
+
+// X1 = (Z_k + conj Z_(n-k)) / 2 and X2 = (Z_k - conj Z_(n-k)) / (2i), k < h, times 2*half,
+// into split arrays of rows of B (vector loops over the batch).
+template <class T>
+void unpack_pairs(const T* zr, const T* zi, int64_t n, int64_t B, T half, T* x1r, T* x1i,
+                  T* x2r, T* x2i) {
+  const int64_t h = n / 2 + 1;
+  for (int64_t k = 0; k < h; ++k) {
+    const int64_t kk = k == 0 ? 0 : n - k;
+    const T* a = zr + k * B;
+    const T* bb = zi + k * B;
+    const T* c = zr + kk * B;
+    const T* e = zi + kk * B;
+    T* o1r = x1r + k * B;
+    T* o1i = x1i + k * B;
+    T* o2r = x2r + k * B;
+    T* o2i = x2i + k * B;
+    for (int64_t b = 0; b < B; ++b) {
+      o1r[b] = (a[b] + c[b]) * half;
+      o1i[b] = (bb[b] - e[b]) * half;
+      o2r[b] = (bb[b] + e[b]) * half;
+      o2i[b] = (c[b] - a[b]) * half;
+    }
+  }
+}
+
+// Z = X1 + i*X2 over the full length from two half-spectra held as split rows of B (h rows
+// each); bin k >= h is conj X_(n-k).  The imaginary parts of DC and Nyquist are dropped.
+template <class T>
+void pack_pairs(T* h1r, T* h1i, T* h2r, T* h2i, int64_t n, int64_t B, T* zr, T* zi) {
+  const int64_t h = n / 2 + 1;
+  std::fill(h1i, h1i + B, T(0));
+  std::fill(h2i, h2i + B, T(0));
+  if (n % 2 == 0) {
+    std::fill(h1i + (n / 2) * B, h1i + (n / 2 + 1) * B, T(0));
+    std::fill(h2i + (n / 2) * B, h2i + (n / 2 + 1) * B, T(0));
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    const bool mirror = k >= h;
+    const int64_t src = mirror ? n - k : k;
+    const T sg = mirror ? T(-1) : T(1);
+    const T* ar = h1r + src * B;
+    const T* ai = h1i + src * B;
+    const T* br = h2r + src * B;
+    const T* bi = h2i + src * B;
+    T* orr = zr + k * B;
+    T* oi = zi + k * B;
+    for (int64_t b = 0; b < B; ++b) {
+      orr[b] = ar[b] - sg * bi[b];
+      oi[b] = sg * ai[b] + br[b];
+    }
+  }
+}
+
+template <class T>
+NdArray r2c(const NdArray& x, int axis, double scale_d) {
+  const int64_t n = x.shape[axis], h = n / 2 + 1;
+  Shape shape = x.shape;
+  shape[axis] = h;
+  NdArray out = empty(shape, x.dtype == DType::Float32 ? DType::Complex64 : DType::Complex128);
+  const Lines L = lines_along(x, out, axis);
+  if (L.count == 0) return out;
+  auto plan_ptr = get_plan<T>(n, -1);
+  const Plan<T>& plan = *plan_ptr;
+  const int64_t pairs = (L.count + 1) / 2;
+  const int64_t per_group = 2 * batch_lines(plan, pairs);
+  const T* s = reinterpret_cast<const T*>(x.data());
+  T* d = reinterpret_cast<T*>(out.data());
+  const T half = static_cast<T>(0.5 * scale_d);
+  for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t cnt) {
+    const int64_t B = (cnt + 1) / 2;  // line l0+b -> real part, line l0+B+b -> imaginary part
+    const int64_t h = n / 2 + 1;
+    Scratch<T> buf(4 * n * B + 4 * h * B);
+    T* br = buf.data();
+    T* bi = br + n * B;
+    T* x1r = br + 4 * n * B;
+    T* x1i = x1r + h * B;
+    T* x2r = x1i + h * B;
+    T* x2i = x2r + h * B;
+    gather_real(s, L.in_off.data() + l0, B, B, n, L.in_stride, br);
+    gather_real(s, L.in_off.data() + l0 + B, cnt - B, B, n, L.in_stride, bi);
+    auto [zr, zi] = execute_to(plan, br, bi, bi + n * B, bi + 2 * n * B, B);
+    unpack_pairs(zr, zi, n, B, half, x1r, x1i, x2r, x2i);
+    const T one = T(1);
+    scatter_complex(d, L.out_off.data() + l0, B, B, h, L.out_stride, x1r, x1i, one);
+    scatter_complex(d, L.out_off.data() + l0 + B, cnt - B, B, h, L.out_stride, x2r, x2i, one);
+  });
+  return out;
+}
+
+template <class T>
+NdArray c2r(const NdArray& x, int axis, int64_t n, double scale_d) {
+  Shape shape = x.shape;
+  shape[axis] = n;
+  NdArray out = empty(shape, x.dtype == DType::Complex64 ? DType::Float32 : DType::Float64);
+  const Lines L = lines_along(x, out, axis);
+  if (L.count == 0) return out;
+  auto plan_ptr = get_plan<T>(n, 1);
+  const Plan<T>& plan = *plan_ptr;
+  const int64_t pairs = (L.count + 1) / 2;
+  const int64_t per_group = 2 * batch_lines(plan, pairs);
+  const T* s = reinterpret_cast<const T*>(x.data());
+  T* d = reinterpret_cast<T*>(out.data());
+  const T scale = static_cast<T>(scale_d);
+  for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t cnt) {
+    const int64_t B = (cnt + 1) / 2;
+    const int64_t h = n / 2 + 1;
+    Scratch<T> buf(4 * n * B + 4 * h * B);
+    T* br = buf.data();
+    T* bi = br + n * B;
+    T* h1r = br + 4 * n * B;
+    T* h1i = h1r + h * B;
+    T* h2r = h1i + h * B;
+    T* h2i = h2r + h * B;
+    gather_complex(s, L.in_off.data() + l0, B, B, h, L.in_stride, h1r, h1i);
+    if (cnt - B < B) {  // the unpaired last line: a zero partner
+      std::fill(h2r, h2r + 2 * h * B, T(0));
+    }
+    gather_complex(s, L.in_off.data() + l0 + B, cnt - B, B, h, L.in_stride, h2r, h2i);
+    pack_pairs(h1r, h1i, h2r, h2i, n, B, br, bi);
+    auto [zr, zi] = execute_to(plan, br, bi, bi + n * B, bi + 2 * n * B, B);
+    scatter_real(d, L.out_off.data() + l0, B, B, n, L.out_stride, zr, scale);
+    scatter_real(d, L.out_off.data() + l0 + B, cnt - B, B, n, L.out_stride, zi, scale);
+  });
+  return out;
+}
+
+}  // namespace
+}  // namespace fft
+
+NdArray fft_r2c(const NdArray& x, int axis, double scale) {
+  if (axis < 0 || axis >= x.ndim()) throw ValueError("fft_r2c: axis " + std::to_string(axis) + " out of range");
+  if (x.shape[axis] < 1) throw ValueError("fft_r2c: invalid number of data points (0) along axis " + std::to_string(axis));
+  if (x.dtype == DType::Float32) return fft::r2c<float>(x, axis, scale);
+  if (x.dtype == DType::Float64) return fft::r2c<double>(x, axis, scale);
+  throw TypeError(std::string("fft_r2c: expected float32 or float64, got ") + dtype_name(x.dtype));
+}
+
+NdArray fft_c2r(const NdArray& x, int axis, int64_t n, double scale) {
+  if (axis < 0 || axis >= x.ndim()) throw ValueError("fft_c2r: axis " + std::to_string(axis) + " out of range");
+  if (n < 1) throw ValueError("fft_c2r: invalid number of data points (" + std::to_string(n) + ")");
+  if (x.shape[axis] != n / 2 + 1)
+    throw ValueError("fft_c2r: expected length " + std::to_string(n / 2 + 1) + " along axis " +
+                     std::to_string(axis) + " for n=" + std::to_string(n) + ", got " +
+                     std::to_string(x.shape[axis]));
+  if (x.dtype == DType::Complex64) return fft::c2r<float>(x, axis, n, scale);
+  if (x.dtype == DType::Complex128) return fft::c2r<double>(x, axis, n, scale);
+  throw TypeError(std::string("fft_c2r: expected complex64 or complex128, got ") + dtype_name(x.dtype));
+}
+
+}  // namespace arraycore::native
