@@ -125,7 +125,8 @@ constexpr double kMinChunkFlops = 2e5;
 
 }  // namespace
 
-void run_batch(int64_t nbatch, double flops, const std::function<void(int64_t, int64_t)>& fn) {
+void run_batch(int64_t nbatch, double flops, const std::function<void(int64_t, int64_t)>& fn,
+               bool uses_blas) {
   if (nbatch <= 0) return;
   const int threads = num_threads();
   if (nbatch == 1 || threads <= 1) {
@@ -141,6 +142,10 @@ void run_batch(int64_t nbatch, double flops, const std::function<void(int64_t, i
   if (nbatch < 2 * grain || (big && nbatch < threads)) {
     sync_blas_threads();
     fn(0, nbatch);
+    return;
+  }
+  if (!uses_blas) {
+    parallel_for(nbatch, grain, fn);
     return;
   }
   BlasSingleThreaded guard;

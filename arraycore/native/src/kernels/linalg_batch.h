@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../allocator.h"
 #include "../blas.h"
 #include "../dtype.h"
 #include "../errors.h"
@@ -144,8 +145,10 @@ void store_rowmajor(T* dst, const T* src, int64_t ld, int64_t rows, int64_t cols
 // Calls fn(begin, end) over the items [0, nbatch).  `flops` is a rough cost of one item
 // (e.g. n^3).  Batches of several items go to the engine's pool with OpenBLAS
 // single-threaded inside; one item (or one thread) runs on the caller with OpenBLAS's own
-// threads synced to the engine's count.  Exceptions propagate to the caller.
-void run_batch(int64_t nbatch, double flops, const std::function<void(int64_t, int64_t)>& fn);
+// threads synced to the engine's count.  Exceptions propagate to the caller.  Items that
+// never call BLAS/LAPACK (the n <= 4 kernels) pass uses_blas = false: no OpenBLAS switching.
+void run_batch(int64_t nbatch, double flops, const std::function<void(int64_t, int64_t)>& fn,
+               bool uses_blas = true);
 
 // The first (lowest batch index) failing item of a parallel batch.
 class FirstFailure {
@@ -187,6 +190,30 @@ void visit_float(DType dt, F&& f) {
 }
 
 template <class T> constexpr DType real_dtype_of = dtype_of<real_t<T>>;
+
+// ---- workspaces ----
+// std::vector over the engine's allocator, elements left uninitialized: LAPACK workspaces
+// of big matrices (megabytes) then come from the allocator's cache of large blocks instead
+// of fresh zeroed pages (page faults cost about a copy of the matrix per call).
+template <class T>
+struct ScratchAllocator {
+  using value_type = T;
+  ScratchAllocator() = default;
+  template <class U>
+  ScratchAllocator(const ScratchAllocator<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(allocate_bytes(std::max<size_t>(n, 1) * sizeof(T))); }
+  void deallocate(T* p, size_t n) noexcept { free_bytes(p, std::max<size_t>(n, 1) * sizeof(T)); }
+  template <class U>
+  void construct(U* p) noexcept {}  // no value-initialization
+  template <class U, class... A>
+  void construct(U* p, A&&... a) { ::new (static_cast<void*>(p)) U(std::forward<A>(a)...); }
+  template <class U>
+  bool operator==(const ScratchAllocator<U>&) const { return true; }
+  template <class U>
+  bool operator!=(const ScratchAllocator<U>&) const { return false; }
+};
+template <class T>
+using Scratch = std::vector<T, ScratchAllocator<T>>;
 
 // ---- small helpers ----
 template <class T>

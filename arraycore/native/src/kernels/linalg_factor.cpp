@@ -104,7 +104,7 @@ std::vector<NdArray> lu_factor(const NdArray& a, const std::string& name) {
     T* po = reinterpret_cast<T*>(lu.data());
     blas_int* pp = reinterpret_cast<blas_int*>(piv.data());
     run_batch(nbatch, static_cast<double>(m) * n * k, [&](int64_t b0, int64_t b1) {
-      std::vector<T> w(static_cast<size_t>(m * n));
+      Scratch<T> w(static_cast<size_t>(m * n));
       for (int64_t i = b0; i < b1; ++i) {
         load_colmajor(w.data(), m, st.item<T>(i), st.rs, st.cs, m, n);
         blas_int info = 0;
@@ -148,8 +148,8 @@ NdArray lu_solve(const NdArray& lu, const NdArray& piv, const NdArray& b, bool a
     using T = decltype(tag);
     T* po = reinterpret_cast<T*>(out.data());
     run_batch(nbatch, cube(n) / 4 + static_cast<double>(n) * n * k, [&](int64_t b0, int64_t b1) {
-      std::vector<T> wa(static_cast<size_t>(n * n)), wb(static_cast<size_t>(n * k));
-      std::vector<blas_int> ip(static_cast<size_t>(n));
+      Scratch<T> wa(static_cast<size_t>(n * n)), wb(static_cast<size_t>(n * k));
+      Scratch<blas_int> ip(static_cast<size_t>(n));
       for (int64_t i = b0; i < b1; ++i) {
         const int32_t* p = sp.item<int32_t>(i);
         bool ok = true;
@@ -211,10 +211,10 @@ NdArray solve(const NdArray& a, const NdArray& b, const std::string& name) {
       return;
     }
     run_batch(nbatch, cube(n) / 3 + 2.0 * n * n * k, [&](int64_t b0, int64_t b1) {
-      std::vector<T> wa(static_cast<size_t>(n * n));
-      std::vector<blas_int> ip(static_cast<size_t>(n));
+      Scratch<T> wa(static_cast<size_t>(n * n));
+      Scratch<blas_int> ip(static_cast<size_t>(n));
       // B column-major unless k == 1 (then the row-major output is the column already).
-      std::vector<T> wb(k == 1 ? 0 : static_cast<size_t>(n * k));
+      Scratch<T> wb(k == 1 ? 0 : static_cast<size_t>(n * k));
       for (int64_t i = b0; i < b1; ++i) {
         load_rowmajor(wa.data(), sa.item<T>(i), sa.rs, sa.cs, n, n);  // = A^T column-major
         blas_int info = 0;
@@ -261,8 +261,8 @@ NdArray inv(const NdArray& a, const std::string& name) {
       // row-major copy, and A^T X = I gives X = inv(A^T) = inv(A)^T column-major, which is
       // inv(A) row-major.
       run_batch(nbatch, cube(n) * 4.0 / 3.0, [&](int64_t b0, int64_t b1) {
-        std::vector<T> w(static_cast<size_t>(n * n));
-        std::vector<blas_int> ip(static_cast<size_t>(n));
+        Scratch<T> w(static_cast<size_t>(n * n));
+        Scratch<blas_int> ip(static_cast<size_t>(n));
         for (int64_t i = b0; i < b1; ++i) {
           T* o = po + i * n * n;
           load_rowmajor(w.data(), st.item<T>(i), st.rs, st.cs, n, n);
@@ -292,8 +292,8 @@ NdArray inv(const NdArray& a, const std::string& name) {
     }
     const blas_int lwork = std::max<blas_int>(lwork_from(wq), static_cast<blas_int>(n));
     run_batch(nbatch, cube(n), [&](int64_t b0, int64_t b1) {
-      std::vector<T> work(static_cast<size_t>(lwork));
-      std::vector<blas_int> ip(static_cast<size_t>(n));
+      Scratch<T> work(static_cast<size_t>(lwork));
+      Scratch<blas_int> ip(static_cast<size_t>(n));
       for (int64_t i = b0; i < b1; ++i) {
         T* o = po + i * n * n;
         // inv(A^T) = inv(A)^T: inverting the row-major copy leaves inv(A) row-major.
@@ -321,8 +321,8 @@ namespace {
 template <class T, class Use>
 void lu_diagonals(const MatrixStack& st, int64_t n, int64_t nbatch, Use&& use) {
   run_batch(nbatch, cube(n) / 3, [&](int64_t b0, int64_t b1) {
-    std::vector<T> w(static_cast<size_t>(n * n));
-    std::vector<blas_int> ip(static_cast<size_t>(n));
+    Scratch<T> w(static_cast<size_t>(n * n));
+    Scratch<blas_int> ip(static_cast<size_t>(n));
     for (int64_t i = b0; i < b1; ++i) {
       load_rowmajor(w.data(), st.item<T>(i), st.rs, st.cs, n, n);
       blas_int info = 0;
@@ -446,7 +446,7 @@ NdArray solve_triangular(const NdArray& a, const NdArray& b, bool upper, bool le
     using T = decltype(tag);
     T* po = reinterpret_cast<T*>(out.data());
     run_batch(nbatch, static_cast<double>(n) * n * k, [&](int64_t b0, int64_t b1) {
-      std::vector<T> wa(static_cast<size_t>(n * n));
+      Scratch<T> wa(static_cast<size_t>(n * n));
       for (int64_t i = b0; i < b1; ++i) {
         load_rowmajor(wa.data(), sa.item<T>(i), sa.rs, sa.cs, n, n);
         T* o = po + i * br * bc;

@@ -58,9 +58,9 @@ std::vector<NdArray> qr(const NdArray& a, const std::string& mode, const std::st
       }
     }
     run_batch(nbatch, 4.0 * m * n * k, [&](int64_t b0, int64_t b1) {
-      std::vector<T> wa(static_cast<size_t>(m * std::max<int64_t>(wcols, 1)));
-      std::vector<T> tau(static_cast<size_t>(std::max<int64_t>(k, 1)));
-      std::vector<T> work(static_cast<size_t>(lwork));
+      Scratch<T> wa(static_cast<size_t>(m * std::max<int64_t>(wcols, 1)));
+      Scratch<T> tau(static_cast<size_t>(std::max<int64_t>(k, 1)));
+      Scratch<T> work(static_cast<size_t>(lwork));
       for (int64_t i = b0; i < b1; ++i) {
         load_colmajor(wa.data(), m, st.item<T>(i), st.rs, st.cs, m, n);
         blas_int info = 0;
@@ -154,11 +154,11 @@ std::vector<NdArray> lstsq(const NdArray& a, const NdArray& b, std::optional<dou
     const int64_t ldb = drv.ldb;
     std::vector<char> full(static_cast<size_t>(nbatch), 1);
     run_batch(nbatch, 12.0 * m * n * k + 2.0 * m * n * nrhs, [&](int64_t b0, int64_t b1) {
-      std::vector<T> wa(static_cast<size_t>(std::max<int64_t>(1, m * n)));
-      std::vector<T> wb(static_cast<size_t>(std::max<int64_t>(1, ldb * nrhs)));
-      std::vector<T> work(static_cast<size_t>(drv.lwork));
-      std::vector<R> rwork(is_complex_v<T> ? static_cast<size_t>(drv.lrwork) : 1);
-      std::vector<blas_int> iwork(static_cast<size_t>(drv.liwork));
+      Scratch<T> wa(static_cast<size_t>(std::max<int64_t>(1, m * n)));
+      Scratch<T> wb(static_cast<size_t>(std::max<int64_t>(1, ldb * nrhs)));
+      Scratch<T> work(static_cast<size_t>(drv.lwork));
+      Scratch<R> rwork(is_complex_v<T> ? static_cast<size_t>(drv.lrwork) : 1);
+      Scratch<blas_int> iwork(static_cast<size_t>(drv.liwork));
       for (int64_t i = b0; i < b1; ++i) {
         load_colmajor(wa.data(), m, sa.item<T>(i), sa.rs, sa.cs, m, n);
         std::fill(wb.begin(), wb.end(), T(0));

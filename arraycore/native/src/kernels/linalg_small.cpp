@@ -82,7 +82,7 @@ void det_n(const MatrixStack& st, int64_t nbatch, T* out) {
       for (int k = 1; k < N; ++k) d *= m.a[k][k];
       out[i] = m.odd ? -d : d;
     }
-  });
+  }, /*uses_blas=*/false);
 }
 
 template <int N, class T>
@@ -111,7 +111,7 @@ void slogdet_n(const MatrixStack& st, int64_t nbatch, T* sign, real_t<T>* logabs
       sign[i] = s;
       logabs[i] = l;
     }
-  });
+  }, /*uses_blas=*/false);
 }
 
 template <int N, class T>
@@ -133,7 +133,7 @@ void inv_n(const MatrixStack& st, int64_t nbatch, T* out, FirstFailure& fail) {
         for (int r = 0; r < N; ++r) o[r * N + c] = x[r];
       }
     }
-  });
+  }, /*uses_blas=*/false);
 }
 
 template <int N, class T>
@@ -156,7 +156,7 @@ void solve_n(const MatrixStack& sa, const MatrixStack& sb, int64_t k, int64_t nb
         for (int r = 0; r < N; ++r) o[r * k + c] = x[r];
       }
     }
-  });
+  }, /*uses_blas=*/false);
 }
 
 // Calls f(std::integral_constant<int, N>) for the runtime n in [1, 4].

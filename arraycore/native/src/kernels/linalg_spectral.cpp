@@ -128,9 +128,9 @@ std::vector<NdArray> eigh(const NdArray& a, bool upper, bool compute_v, const st
     const char uplo = upper ? 'L' : 'U';
     const EighDriver<T> drv(compute_v ? 'V' : 'N', uplo, static_cast<blas_int>(n));
     run_batch(nbatch, (compute_v ? 9.0 : 1.5) * cube(n), [&](int64_t b0, int64_t b1) {
-      std::vector<T> wa(static_cast<size_t>(n * n)), work(static_cast<size_t>(drv.lwork));
-      std::vector<R> rwork(static_cast<size_t>(drv.lrwork));
-      std::vector<blas_int> iwork(static_cast<size_t>(drv.liwork));
+      Scratch<T> wa(static_cast<size_t>(n * n)), work(static_cast<size_t>(drv.lwork));
+      Scratch<R> rwork(static_cast<size_t>(drv.lrwork));
+      Scratch<blas_int> iwork(static_cast<size_t>(drv.liwork));
       for (int64_t i = b0; i < b1; ++i) {
         load_rowmajor(wa.data(), st.item<T>(i), st.rs, st.cs, n, n);
         R* wi = pw + i * n;
@@ -228,10 +228,10 @@ std::vector<NdArray> eig(const NdArray& a, bool compute_v, const std::string& na
     C* pv = compute_v ? reinterpret_cast<C*>(v.data()) : nullptr;
     const GeevDriver<T> drv(compute_v, static_cast<blas_int>(n));
     run_batch(nbatch, 25.0 * cube(n), [&](int64_t b0, int64_t b1) {
-      std::vector<T> wa(static_cast<size_t>(n * n)), work(static_cast<size_t>(drv.lwork));
-      std::vector<T> vr(compute_v ? static_cast<size_t>(n * n) : 1);
-      std::vector<T> wr(static_cast<size_t>(n)), wi(static_cast<size_t>(n));
-      std::vector<R> rwork(is_complex_v<T> ? static_cast<size_t>(2 * n) : 1);
+      Scratch<T> wa(static_cast<size_t>(n * n)), work(static_cast<size_t>(drv.lwork));
+      Scratch<T> vr(compute_v ? static_cast<size_t>(n * n) : 1);
+      Scratch<T> wr(static_cast<size_t>(n)), wi(static_cast<size_t>(n));
+      Scratch<R> rwork(is_complex_v<T> ? static_cast<size_t>(2 * n) : 1);
       for (int64_t i = b0; i < b1; ++i) {
         load_colmajor(wa.data(), n, st.item<T>(i), st.rs, st.cs, n, n);
         if (!all_finite(wa.data(), n, n, n)) {
@@ -346,9 +346,9 @@ struct SvdDriver {
                               rwork, info, 1, 1);
     };
     T wq{};
-    std::vector<R> rwork(static_cast<size_t>(std::max<blas_int>(1, 5 * k)));
+    Scratch<R> rwork(static_cast<size_t>(std::max<blas_int>(1, 5 * k)));
     raw(&wq, -1, rwork.data());
-    std::vector<T> work(static_cast<size_t>(std::max<blas_int>(1, lwork_from(wq))));
+    Scratch<T> work(static_cast<size_t>(std::max<blas_int>(1, lwork_from(wq))));
     raw(work.data(), static_cast<blas_int>(work.size()), rwork.data());
   }
 };
@@ -402,9 +402,9 @@ std::vector<NdArray> svd(const NdArray& a, bool full_matrices, bool compute_uv,
     // Note [SVD of the row-major copy]: LAPACK factors A^T (n x m).
     const SvdDriver<T> drv(job, static_cast<blas_int>(n), static_cast<blas_int>(m));
     run_batch(nbatch, (compute_uv ? 12.0 : 3.0) * m * n * k, [&](int64_t b0, int64_t b1) {
-      std::vector<T> wa(static_cast<size_t>(m * n)), work(static_cast<size_t>(drv.lwork));
-      std::vector<R> rwork(is_complex_v<T> ? static_cast<size_t>(drv.lrwork) : 1);
-      std::vector<blas_int> iwork(static_cast<size_t>(drv.liwork));
+      Scratch<T> wa(static_cast<size_t>(m * n)), work(static_cast<size_t>(drv.lwork));
+      Scratch<R> rwork(is_complex_v<T> ? static_cast<size_t>(drv.lrwork) : 1);
+      Scratch<blas_int> iwork(static_cast<size_t>(drv.liwork));
       T dummy[1] = {};
       for (int64_t i = b0; i < b1; ++i) {
         load_rowmajor(wa.data(), st.item<T>(i), st.rs, st.cs, m, n);
