@@ -61,7 +61,7 @@ void clear_plan_cache();
 
 // Largest prime factor handled by a direct (generic odd) radix pass; larger ones go through
 // Bluestein.
-constexpr int kMaxDirectRadix = 31;
+constexpr int kMaxDirectRadix = 127;
 
 // Lengths above this use the four-step split when transformed as a single line.
 constexpr int64_t kFourStepMin = 4096;
