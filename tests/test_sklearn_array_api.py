@@ -9,8 +9,7 @@ must be set before SciPy and scikit-learn are imported) and read pytest's counts
 - `test_sklearn_array_api_full` (slow, `--runslow`, several minutes on 2 cores): every
   arraycore case of `pytest --pyargs sklearn -k "array_api or array_namespace"`.
 
-Every arraycore case must pass.  While `ac.linalg` is not in the build, the cases that need
-it may fail, and only with the missing attribute (they are counted and named in the report).
+Every arraycore case must pass.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ import sys
 
 import pytest
 
-import arraycore as ac
 from conftest import child_process_options
 
 pytest.importorskip("sklearn")
@@ -32,7 +30,6 @@ TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 SELECT = "(array_api or array_namespace) and arraycore"
 SUBSET_MODULES = ["utils/tests/test_array_api.py", "preprocessing/tests/test_data.py",
                   "metrics/tests/test_pairwise.py", "utils/tests/test_validation.py"]
-LINALG_MISSING = "has no attribute 'linalg'"
 
 
 def run_sklearn(targets, timeout):
@@ -59,15 +56,8 @@ def check_outcome(counts, failures, out):
     # --tb=line: one "path:line: SomeError: message" line per failure
     errors = [line for line in out.splitlines() if re.match(r"^/.*:\d+: \w*(Error|Exception)",
                                                              line)]
-    linalg = [e for e in errors if LINALG_MISSING in e]
-    print(f"\nscikit-learn array API tests on arraycore: {counts}; "
-          f"{len(linalg)} failures from the missing ac.linalg")
-    if hasattr(ac, "linalg"):
-        assert not failures, "\n".join(failures[:50]) + "\n" + "\n".join(errors[:50])
-        return
-    other = [e for e in errors if LINALG_MISSING not in e]
-    assert not other, "failures not caused by the missing linalg:\n" + "\n".join(other[:50])
-    assert len(linalg) == len(failures), "\n".join(failures[:50])
+    print(f"\nscikit-learn array API tests on arraycore: {counts}")
+    assert not failures, "\n".join(failures[:50]) + "\n" + "\n".join(errors[:50])
 
 
 def test_sklearn_array_api_subset():
