@@ -22,6 +22,7 @@ from .array_api import __array_namespace_info__  # noqa: E402,F401
 from .array_api._creation import ascontiguousarray  # noqa: E402  (NumPy-compatible extra)
 from . import linalg  # noqa: E402  (the linalg extension; before install_namespace sees it)
 from . import fft  # noqa: E402  (the fft extension: ac.fft)
+from . import special  # noqa: E402  (special functions: ac.special, SciPy's names)
 
 Array = _native.Array
 _native._register_python_objects(list(_dtypes.ALL_DTYPES), _CPU)
@@ -33,6 +34,7 @@ from . import autodiff as _autodiff  # noqa: E402
 
 _autodiff.install_namespace(_sys.modules[__name__])
 linalg._share_main_namespace_functions(_sys.modules[__name__])
+special._install_aliases(_sys.modules[__name__])
 _array_methods.install(_sys.modules[__name__])
 _autodiff.install_array_methods(_sys.modules[__name__])
 
@@ -56,4 +58,4 @@ def set_num_threads(n: int) -> None:
 __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_threads",
                             "set_num_threads", "no_grad", "enable_grad", "set_grad_enabled",
                             "inference_mode", "is_grad_enabled", "autograd", "func", "linalg",
-                            "fft"]
+                            "fft", "special"]

@@ -34,6 +34,12 @@ class TestInfo:
     small_ints: bool = False
     nonzero_rhs: bool = False
     notes: str = ""
+    # Ops of more than one operand whose operands live on different domains (the special
+    # functions: betainc(a, b, x) takes a, b > 0 and x in [0, 1]): one (low, high) per
+    # operand, overriding `domain`.  `int_args`: operands drawn as small non-negative
+    # integer values (orders n of yn, expn, polygamma; counts of the distributions).
+    domains: tuple = ()
+    int_args: tuple = ()
 
 
 @dataclass(eq=False)
@@ -53,7 +59,8 @@ class OpDef:
         the jvp op(t1, x2) + op(x1, t2) is generated from this flag.
     jvp / vjp / batch: derivative and batching rules, filled in by the autodiff layer.
     namespace: "" for the main namespace, else the extension module the public function lives
-        in ("linalg" -> arraycore.linalg.<name>, "fft" -> arraycore.fft.<name>).
+        in ("linalg" -> arraycore.linalg.<name>, "fft" -> arraycore.fft.<name>,
+        "special" -> arraycore.special.<name>).
     """
 
     name: str

@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 
 FAMILIES = ("elementwise", "reductions", "manipulation", "indexing", "linalg", "linalg_ext",
-            "searching", "data_types", "fft")
+            "searching", "data_types", "fft", "special_erf_gamma", "special_elementary",
+            "special_bessel", "special_incomplete")
 
 
 def install_all(ns):
@@ -23,6 +24,8 @@ def install_all(ns):
             continue
         mod.xp = ns
         mod.install()
+    from . import special_base
+    special_base.xp = ns
     from . import linear
     from ..._core.op_table import OPS
     linear.xp = ns

@@ -1,0 +1,11 @@
+"""L1: op-table entries of arraycore.special, family erf_gamma (see special.py for the layout).
+
+One line per function: `special_op(name, arity, domains=...)`.
+"""
+
+from __future__ import annotations
+
+from .special import special_op  # noqa: F401
+
+erf = special_op("erf", 1)
+erfc = special_op("erfc", 1)
