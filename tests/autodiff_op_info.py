@@ -751,7 +751,7 @@ _build()
 # Families whose metadata lives in a file of its own (tests/autodiff_op_info_<family>.py, each
 # with a `build(add)` that adds its OpInfo entries through `add`).
 for _fam in ("linalg", "fft", "special_erf_gamma", "special_elementary", "special_bessel",
-             "special_incomplete"):
+             "special_incomplete", "special_integrals_polynomials"):
     try:
         _mod = __import__(f"autodiff_op_info_{_fam}")
     except ModuleNotFoundError as _e:

@@ -30,7 +30,7 @@ from typing import Callable
 
 import numpy as np
 
-FAMILIES = ("erf_gamma", "elementary", "bessel", "incomplete")
+FAMILIES = ("erf_gamma", "elementary", "bessel", "incomplete", "integrals_polynomials")
 F32_ULP = 4.0
 F64_REL = 1e-13
 DPS = 40

@@ -11,14 +11,15 @@ looks the name up in `xp.special`), so array-API-aware SciPy code runs natively 
 Each elementwise function is an op-table entry (arraycore/_core/ops/special_*.py) with a
 native kernel (arraycore/native/src/kernels/special_*.cpp) and derivative rules
 (arraycore/autodiff/rules/special_*.py); see docs/special.md.  The families' Python modules
-(_erf_gamma.py, _elementary.py, _bessel.py, _incomplete.py) add the functions with keywords
+(_erf_gamma.py, _elementary.py, _bessel.py, _incomplete.py,
+_integrals_polynomials.py) add the functions with keywords
 or reductions (logsumexp, softmax, zeta(x, q=None), ...), and _torch_names.py the aliases.
 """
 
 from __future__ import annotations
 
 from .._core.ops.special import special_ops as _special_ops
-from . import _bessel, _elementary, _erf_gamma, _incomplete
+from . import _bessel, _elementary, _erf_gamma, _incomplete, _integrals_polynomials
 from ._generated import make_function as _make_function
 
 __all__ = []
@@ -29,7 +30,7 @@ def _build():
     for op in _special_ops():
         g[op.name] = _make_function(op)
         __all__.append(op.name)
-    for mod in (_erf_gamma, _elementary, _bessel, _incomplete):
+    for mod in (_erf_gamma, _elementary, _bessel, _incomplete, _integrals_polynomials):
         for name in mod.__all__:
             g[name] = getattr(mod, name)
             if name not in __all__:

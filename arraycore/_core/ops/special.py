@@ -6,10 +6,11 @@ Every special function that maps arrays to an array elementwise is one op-table 
     special_erf_gamma.py   erf/erfc/erfcx/erfinv, normal distribution, gamma, digamma,
                            polygamma, zeta, beta, binomial, logistic
     special_elementary.py  degrees-based trig, exp2/exp10, cbrt, entropies, Box-Cox, Huber
-    special_bessel.py      Bessel, Airy, Legendre, elliptic, exponential integrals,
-                           hypergeometric, orthogonal polynomials
+    special_bessel.py      Bessel functions, Airy Ai, spherical Bessel j0
     special_incomplete.py  incomplete gamma/beta, their inverses and the distributions
                            built on them (binomial, chi-square, F, gamma, Poisson, Student t)
+    special_integrals_polynomials.py  exponential integrals, elliptic K, Spence, 1F1,
+                           associated Legendre, orthogonal polynomials
 
 Entries accept real floating-point operands (integers and bools become float64, as SciPy's
 ufuncs compute them in double), any number of them broadcast together, Python scalars
