@@ -46,6 +46,46 @@ def scipy_calls():
     }
 
 
+P = rng.random((40, 5)) + 0.1
+
+
+def stats_calls():
+    """Array-API-aware scipy.stats functions whose p-values and statistics go through
+    scipy.special (stdtr, betainc, gammaincc, ndtr, ...), which SciPy resolves to
+    arraycore.special for arraycore arrays (tests/test_special.py checks the resolution)."""
+    import scipy.stats as st
+    x0, y0, x1 = X[:, 0], Y[:, 0], X[:, 1]
+    return {
+        "scipy.stats.ttest_ind.pvalue": lambda xp, a: st.ttest_ind(a(X), a(Y), axis=0).pvalue,
+        "scipy.stats.ttest_ind_welch": lambda xp, a: st.ttest_ind(a(X), a(Y), axis=0,
+                                                                  equal_var=False).pvalue,
+        "scipy.stats.ttest_1samp": lambda xp, a: st.ttest_1samp(a(X), 0.2, axis=0).pvalue,
+        "scipy.stats.ttest_rel": lambda xp, a: st.ttest_rel(a(X), a(Y), axis=0).pvalue,
+        "scipy.stats.pearsonr.statistic": lambda xp, a: st.pearsonr(a(x0), a(y0)).statistic,
+        "scipy.stats.pearsonr.pvalue": lambda xp, a: st.pearsonr(a(x0), a(y0)).pvalue,
+        "scipy.stats.zmap": lambda xp, a: st.zmap(a(X), a(Y), axis=0),
+        "scipy.stats.kurtosis": lambda xp, a: st.kurtosis(a(X), axis=0),
+        "scipy.stats.sem": lambda xp, a: st.sem(a(X), axis=0),
+        "scipy.stats.variation": lambda xp, a: st.variation(a(P), axis=0),
+        "scipy.stats.gmean": lambda xp, a: st.gmean(a(P), axis=0),
+        "scipy.stats.hmean": lambda xp, a: st.hmean(a(P), axis=0),
+        "scipy.stats.pmean": lambda xp, a: st.pmean(a(P), 2.5, axis=0),
+        "scipy.stats.entropy": lambda xp, a: st.entropy(a(P), axis=0),
+        "scipy.stats.chisquare": lambda xp, a: st.chisquare(a(P * 10), axis=0).pvalue,
+        "scipy.stats.power_divergence": lambda xp, a: st.power_divergence(
+            a(P * 10), lambda_="log-likelihood", axis=0).pvalue,
+        "scipy.stats.skewtest": lambda xp, a: st.skewtest(a(X), axis=0).pvalue,
+        "scipy.stats.kurtosistest": lambda xp, a: st.kurtosistest(a(X), axis=0).pvalue,
+        "scipy.stats.normaltest": lambda xp, a: st.normaltest(a(X), axis=0).pvalue,
+        "scipy.stats.jarque_bera": lambda xp, a: st.jarque_bera(a(X), axis=0).pvalue,
+        "scipy.stats.f_oneway": lambda xp, a: st.f_oneway(a(x0), a(y0), a(x1)).pvalue,
+        "scipy.stats.bartlett": lambda xp, a: st.bartlett(a(x0), a(y0)).pvalue,
+        "scipy.stats.describe.variance": lambda xp, a: st.describe(a(X), axis=0).variance,
+        "scipy.stats.tstd": lambda xp, a: st.tstd(a(X), (-1, 1), axis=0),
+        "scipy.stats.circmean": lambda xp, a: st.circmean(a(X), axis=0),
+    }
+
+
 sig = rng.standard_normal(256)
 sig2 = rng.standard_normal(40)
 M = rng.standard_normal((12, 10))
@@ -152,6 +192,7 @@ def main(which):
     calls = {}
     if which in ("scipy", "all"):
         calls.update(scipy_calls())
+        calls.update(stats_calls())
         calls.update(fft_calls())
     if which in ("sklearn", "all"):
         calls.update(sklearn_calls())

@@ -10,7 +10,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from dropin_calls import fft_calls, scipy_calls, sklearn_calls  # noqa: E402
+from dropin_calls import fft_calls, scipy_calls, sklearn_calls, stats_calls  # noqa: E402
 
 pytest.importorskip("scipy")
 pytest.importorskip("sklearn")
@@ -27,7 +27,7 @@ def results():
     return {r["name"]: r for r in map(json.loads, out.stdout.splitlines())}
 
 
-NAMES = list(scipy_calls()) + list(fft_calls()) + list(sklearn_calls())
+NAMES = list(scipy_calls()) + list(stats_calls()) + list(fft_calls()) + list(sklearn_calls())
 
 
 @pytest.mark.parametrize("name", NAMES)
