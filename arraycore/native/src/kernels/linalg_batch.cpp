@@ -1,6 +1,8 @@
 // L0: the batched-driver layer of the linalg kernels (see linalg_batch.h).
 #include "linalg_batch.h"
 
+#include <cstdlib>
+
 #include "../thread_pool.h"
 #include "matmul.h"
 
@@ -52,6 +54,31 @@ void check_blas_size(int64_t n, const std::string& name) {
 
 Shape batch_of(const NdArray& a, int item_ndim) {
   return Shape(a.shape.begin(), a.shape.end() - item_ndim);
+}
+
+SquareInput square_input(const NdArray& a, const std::string& name) {
+  check_float_dtype(a, name);
+  check_square(a, name, "input");
+  const int64_t n = a.shape[a.ndim() - 1];
+  check_blas_size(n, name);
+  Shape batch = batch_of(a, 2);
+  const int64_t nbatch = shape_numel(batch);
+  return {n, std::move(batch), nbatch};
+}
+
+MatrixInput matrix_input(const NdArray& a, const std::string& name) {
+  check_float_dtype(a, name);
+  check_ndim(a, 2, name, "input");
+  const int64_t m = a.shape[a.ndim() - 2], n = a.shape[a.ndim() - 1];
+  check_blas_size(std::max(m, n), name);
+  Shape batch = batch_of(a, 2);
+  const int64_t nbatch = shape_numel(batch);
+  return {m, n, std::min(m, n), std::move(batch), nbatch};
+}
+
+bool env_switch(const char* var, const char* value) {
+  const char* e = std::getenv(var);
+  return e != nullptr && std::string(e) == value;
 }
 
 namespace {

@@ -58,6 +58,26 @@ void check_blas_size(int64_t n, const std::string& name);
 // The leading (batch) dimensions of a stack whose items have `item_ndim` dimensions.
 Shape batch_of(const NdArray& a, int item_ndim);
 
+// What every one-operand function starts with: the dtype and shape checks, then the sizes.
+// square_input: a stack of n x n matrices (cholesky, det, inv, eigh, eig, ...).
+struct SquareInput {
+  int64_t n;
+  Shape batch;
+  int64_t nbatch;
+};
+SquareInput square_input(const NdArray& a, const std::string& name);
+// matrix_input: a stack of m x n matrices, k = min(m, n) (lu, svd).
+struct MatrixInput {
+  int64_t m, n, k;
+  Shape batch;
+  int64_t nbatch;
+};
+MatrixInput matrix_input(const NdArray& a, const std::string& name);
+
+// A driver switch read once from the environment: true when `var` equals `value` (kept so
+// the alternative drivers can be measured; docs/linalg.md has the figures).
+bool env_switch(const char* var, const char* value);
+
 // ---- a stack of matrices over a (broadcast) batch ----
 struct MatrixStack {
   const char* base = nullptr;  // element [0, ..., 0]

@@ -26,10 +26,7 @@ double cube(int64_t n) { return static_cast<double>(n) * n * n; }
 // inv's driver: getrf + getri (default) or getrf + getrs on the identity, chosen by
 // ARRAYCORE_LINALG_INV=getrs (kept switchable to measure; docs/linalg.md has the figures).
 bool inv_by_solve() {
-  static const bool v = [] {
-    const char* e = std::getenv("ARRAYCORE_LINALG_INV");
-    return e != nullptr && std::string(e) == "getrs";
-  }();
+  static const bool v = env_switch("ARRAYCORE_LINALG_INV", "getrs");
   return v;
 }
 
@@ -47,12 +44,7 @@ void zero_triangle(T* a, int64_t n, bool lower_part) {
 // ---------------------------------------------------------------- cholesky
 
 NdArray cholesky(const NdArray& a, bool upper, const std::string& name) {
-  check_float_dtype(a, name);
-  check_square(a, name, "input");
-  const int64_t n = a.shape[a.ndim() - 1];
-  check_blas_size(n, name);
-  const Shape batch = batch_of(a, 2);
-  const int64_t nbatch = shape_numel(batch);
+  const auto [n, batch, nbatch] = square_input(a, name);
   NdArray out = empty(a.shape, a.dtype);
   if (out.numel() == 0) return out;
   const MatrixStack st = stack_of(a, batch);
@@ -86,13 +78,7 @@ NdArray cholesky(const NdArray& a, bool upper, const std::string& name) {
 // ---------------------------------------------------------------- LU
 
 std::vector<NdArray> lu_factor(const NdArray& a, const std::string& name) {
-  check_float_dtype(a, name);
-  check_ndim(a, 2, name, "input");
-  const int64_t m = a.shape[a.ndim() - 2], n = a.shape[a.ndim() - 1];
-  check_blas_size(std::max(m, n), name);
-  const int64_t k = std::min(m, n);
-  const Shape batch = batch_of(a, 2);
-  const int64_t nbatch = shape_numel(batch);
+  const auto [m, n, k, batch, nbatch] = matrix_input(a, name);
   NdArray lu = empty(a.shape, a.dtype);
   Shape pshape = batch;
   pshape.push_back(k);
@@ -239,12 +225,7 @@ NdArray solve(const NdArray& a, const NdArray& b, const std::string& name) {
 }
 
 NdArray inv(const NdArray& a, const std::string& name) {
-  check_float_dtype(a, name);
-  check_square(a, name, "input");
-  const int64_t n = a.shape[a.ndim() - 1];
-  check_blas_size(n, name);
-  const Shape batch = batch_of(a, 2);
-  const int64_t nbatch = shape_numel(batch);
+  const auto [n, batch, nbatch] = square_input(a, name);
   NdArray out = empty(a.shape, a.dtype);
   if (out.numel() == 0) return out;
   const MatrixStack st = stack_of(a, batch);
@@ -338,12 +319,7 @@ void lu_diagonals(const MatrixStack& st, int64_t n, int64_t nbatch, Use&& use) {
 }  // namespace
 
 NdArray det(const NdArray& a, const std::string& name) {
-  check_float_dtype(a, name);
-  check_square(a, name, "input");
-  const int64_t n = a.shape[a.ndim() - 1];
-  check_blas_size(n, name);
-  const Shape batch = batch_of(a, 2);
-  const int64_t nbatch = shape_numel(batch);
+  const auto [n, batch, nbatch] = square_input(a, name);
   NdArray out = empty(batch, a.dtype);
   if (nbatch == 0) return out;
   const MatrixStack st = stack_of(a, batch);
@@ -368,12 +344,7 @@ NdArray det(const NdArray& a, const std::string& name) {
 }
 
 std::vector<NdArray> slogdet(const NdArray& a, const std::string& name) {
-  check_float_dtype(a, name);
-  check_square(a, name, "input");
-  const int64_t n = a.shape[a.ndim() - 1];
-  check_blas_size(n, name);
-  const Shape batch = batch_of(a, 2);
-  const int64_t nbatch = shape_numel(batch);
+  const auto [n, batch, nbatch] = square_input(a, name);
   const bool single = a.dtype == DType::Float32 || a.dtype == DType::Complex64;
   NdArray sign = empty(batch, a.dtype);
   NdArray logabs = empty(batch, single ? DType::Float32 : DType::Float64);

@@ -42,10 +42,7 @@ bool is_single(DType dt) { return dt == DType::Float32 || dt == DType::Complex64
 // Eigenvalues only: the two-stage tridiagonal reduction (?syevd_2stage: dense -> band with
 // BLAS-3, band -> tridiagonal) when ARRAYCORE_LINALG_EIGH=2stage (measured: docs/linalg.md).
 bool eigvals_two_stage() {
-  static const bool v = [] {
-    const char* e = std::getenv("ARRAYCORE_LINALG_EIGH");
-    return e != nullptr && std::string(e) == "2stage";
-  }();
+  static const bool v = env_switch("ARRAYCORE_LINALG_EIGH", "2stage");
   return v;
 }
 
@@ -102,12 +99,7 @@ struct EighDriver {
 }  // namespace
 
 std::vector<NdArray> eigh(const NdArray& a, bool upper, bool compute_v, const std::string& name) {
-  check_float_dtype(a, name);
-  check_square(a, name, "input");
-  const int64_t n = a.shape[a.ndim() - 1];
-  check_blas_size(n, name);
-  const Shape batch = batch_of(a, 2);
-  const int64_t nbatch = shape_numel(batch);
+  const auto [n, batch, nbatch] = square_input(a, name);
   NdArray w = empty(with_dims(batch, {n}), is_single(a.dtype) ? DType::Float32 : DType::Float64);
   NdArray v;
   if (compute_v) v = empty(a.shape, a.dtype);
@@ -203,12 +195,7 @@ struct GeevDriver {
 }  // namespace
 
 std::vector<NdArray> eig(const NdArray& a, bool compute_v, const std::string& name) {
-  check_float_dtype(a, name);
-  check_square(a, name, "input");
-  const int64_t n = a.shape[a.ndim() - 1];
-  check_blas_size(n, name);
-  const Shape batch = batch_of(a, 2);
-  const int64_t nbatch = shape_numel(batch);
+  const auto [n, batch, nbatch] = square_input(a, name);
   const DType cdt = is_single(a.dtype) ? DType::Complex64 : DType::Complex128;
   NdArray w = empty(with_dims(batch, {n}), cdt);
   NdArray v;
@@ -363,13 +350,7 @@ void fill_identity_rowmajor(T* p, int64_t n) {
 
 std::vector<NdArray> svd(const NdArray& a, bool full_matrices, bool compute_uv,
                          const std::string& name) {
-  check_float_dtype(a, name);
-  check_ndim(a, 2, name, "input");
-  const int64_t m = a.shape[a.ndim() - 2], n = a.shape[a.ndim() - 1];
-  check_blas_size(std::max(m, n), name);
-  const int64_t k = std::min(m, n);
-  const Shape batch = batch_of(a, 2);
-  const int64_t nbatch = shape_numel(batch);
+  const auto [m, n, k, batch, nbatch] = matrix_input(a, name);
   NdArray s = empty(with_dims(batch, {k}), is_single(a.dtype) ? DType::Float32 : DType::Float64);
   NdArray u, vh;
   const int64_t ucols = full_matrices ? m : k, vrows = full_matrices ? n : k;
