@@ -38,6 +38,11 @@ special._install_aliases(_sys.modules[__name__])
 _array_methods.install(_sys.modules[__name__])
 _autodiff.install_array_methods(_sys.modules[__name__])
 
+from ._core import array_conveniences as _array_conveniences  # noqa: E402
+from .autodiff.tracer import Tracer as _Tracer  # noqa: E402
+
+_array_conveniences.install(_sys.modules[__name__], (Array, _Tracer))
+
 from .autodiff.grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: E402
                                  no_grad, set_grad_enabled)
 from . import autograd, func  # noqa: E402,F401
