@@ -161,6 +161,26 @@ def test_scalars_and_integer_promotion(op):
 SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 3.0, 1e-30, 1e30]
 
 
+def _reference_exclusions():
+    """Points where the SciPy reference itself hangs or is wrong, declared by the families
+    in tests/special_exclusions_<family>.py as EXCLUDE = {name: (predicate, reason)}, with
+    predicate(*operands) -> bool mask.  arraycore is still evaluated there (it must return,
+    and return NaN or a value); only the comparison is skipped."""
+    out = {}
+    for fam in ("erf_gamma", "elementary", "bessel", "incomplete", "integrals_polynomials"):
+        try:
+            mod = importlib.import_module(f"special_exclusions_{fam}")
+        except ModuleNotFoundError as e:
+            if e.name != f"special_exclusions_{fam}":
+                raise
+            continue
+        out.update(mod.EXCLUDE)
+    return out
+
+
+EXCLUDE = _reference_exclusions()
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op", OPS, ids=IDS)
 def test_special_values_match_scipy(op, dtype):
@@ -169,6 +189,10 @@ def test_special_values_match_scipy(op, dtype):
     grid = [np.array(p, dtype=dtype) for p in
             zip(*itertools.product(SPECIALS, repeat=op.arity))]
     got = ac_call(op, grid)
+    if op.name in EXCLUDE:
+        keep = ~np.asarray(EXCLUDE[op.name][0](*grid), dtype=bool)
+        grid = [g[keep] for g in grid]
+        got = got[keep]
     want = call_ref(op, grid, dtype)
     where = [", ".join(f"{g[k]!r}" for g in grid) for k in range(len(grid[0]))]
     bad = [f"({w}): got {g!r}, scipy {r!r}" for w, g, r in zip(where, got, want)
