@@ -185,7 +185,8 @@ EXCLUDE = _reference_exclusions()
 @pytest.mark.parametrize("op", OPS, ids=IDS)
 def test_special_values_match_scipy(op, dtype):
     """Every combination of the special values: NaN positions, infinities (with sign) and
-    the sign of zeros as SciPy; finite values to the values test's tolerance."""
+    the sign of zeros as SciPy (in float64, rounded to the dtype); finite values to the
+    values test's tolerance."""
     grid = [np.array(p, dtype=dtype) for p in
             zip(*itertools.product(SPECIALS, repeat=op.arity))]
     got = ac_call(op, grid)
@@ -193,7 +194,12 @@ def test_special_values_match_scipy(op, dtype):
         keep = ~np.asarray(EXCLUDE[op.name][0](*grid), dtype=bool)
         grid = [g[keep] for g in grid]
         got = got[keep]
-    want = call_ref(op, grid, dtype)
+    # The reference is SciPy in float64 rounded to the dtype: SciPy's own float32 loops of
+    # several functions compute in float and are off by more than arraycore's bound
+    # (scipy.special.fdtr(1, 0.5, 1) in float32 is 0.397755 where the true value is
+    # 0.3977568), and underflow to 0 or NaN earlier.
+    with np.errstate(all="ignore"):
+        want = call_ref(op, [g.astype(np.float64) for g in grid], np.float64).astype(dtype)
     where = [", ".join(f"{g[k]!r}" for g in grid) for k in range(len(grid[0]))]
     bad = [f"({w}): got {g!r}, scipy {r!r}" for w, g, r in zip(where, got, want)
            if not _same_special(g, r, op, dtype)]
