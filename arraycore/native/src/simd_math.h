@@ -47,12 +47,23 @@
 #include <bit>
 #endif
 
+// Every function here is forced inline: the loops that call them vectorize only when the
+// body is inlined into the loop, and GCC's inliner gives up in large translation units and
+// under LTO (measured: the special-function kernels ran scalar, ~15x slower, until forced).
+#ifndef AC_SIMD_INLINE
+#if defined(__GNUC__)
+#define AC_SIMD_INLINE inline __attribute__((always_inline))
+#else
+#define AC_SIMD_INLINE inline
+#endif
+#endif
+
 namespace arraycore::native::simd_math {
 
 namespace detail {
 
 template <class To, class From>
-inline To bit_cast(const From& from) noexcept {
+AC_SIMD_INLINE To bit_cast(const From& from) noexcept {
     static_assert(sizeof(To) == sizeof(From));
 #if defined(__cpp_lib_bit_cast) && __cpp_lib_bit_cast >= 201806L
     return std::bit_cast<To>(from);
@@ -66,14 +77,14 @@ inline To bit_cast(const From& from) noexcept {
 // Fused multiply-add when the hardware has it (one rounding; vectorizes to
 // vfmadd), otherwise a plain multiply-add. All algorithms below are accurate
 // with either form; FMA only improves them slightly.
-inline float fma(float a, float b, float c) noexcept {
+AC_SIMD_INLINE float fma(float a, float b, float c) noexcept {
 #if defined(__FMA__) || defined(__FMA4__) || defined(__aarch64__)
     return __builtin_fmaf(a, b, c);
 #else
     return a * b + c;
 #endif
 }
-inline double fma(double a, double b, double c) noexcept {
+AC_SIMD_INLINE double fma(double a, double b, double c) noexcept {
 #if defined(__FMA__) || defined(__FMA4__) || defined(__aarch64__)
     return __builtin_fma(a, b, c);
 #else
@@ -89,7 +100,7 @@ inline constexpr double kLn2HiD = 0x1.62e42fee00000p-1;  // 32 significant bits
 inline constexpr double kLn2LoD = 0x1.a39ef35793c76p-33;
 
 // P(r) ~ (e^r - 1 - r) / r^2 on [-ln2/2, ln2/2], degree 9 (double exp/expm1)
-inline double exp_poly(double r) noexcept {
+AC_SIMD_INLINE double exp_poly(double r) noexcept {
     constexpr double c0 = 0x1.0000000000001p-1, c1 = 0x1.5555555555556p-3,
                      c2 = 0x1.5555555553d68p-5, c3 = 0x1.11111111109b5p-7,
                      c4 = 0x1.6c16c17889ef1p-10, c5 = 0x1.a01a01a7c2efep-13,
@@ -120,7 +131,7 @@ inline double exp_poly(double r) noexcept {
 // arithmetic may trap (-ftrapping-math) it then refuses to if-convert it, so
 // the loop would not vectorize. res + (+0) == res since res is never -0.
 template <class T>
-inline T log_fixup(T x, T res) noexcept {
+AC_SIMD_INLINE T log_fixup(T x, T res) noexcept {
     constexpr T kInf = std::numeric_limits<T>::infinity();
     T corr = x == kInf ? kInf : T(0);
     corr = x == T(0) ? -kInf : corr;
@@ -155,7 +166,7 @@ inline T log_fixup(T x, T res) noexcept {
 //     and overflow to +inf.
 // ---------------------------------------------------------------------------
 
-inline float exp(float x) noexcept {
+AC_SIMD_INLINE float exp(float x) noexcept {
     constexpr float kLog2e = 0x1.715476p+0f;
     constexpr float kShift = 0x1.8p23f;  // 1.5 * 2^23
     // exp(89) > FLT_MAX; exp(-104) < 2^-150 (half the smallest subnormal).
@@ -193,7 +204,7 @@ inline float exp(float x) noexcept {
     return (er * s1) * s2;
 }
 
-inline double exp(double x) noexcept {
+AC_SIMD_INLINE double exp(double x) noexcept {
     constexpr double kLog2e = 0x1.71547652b82fep+0;
     constexpr double kShift = 0x1.8p52;  // 1.5 * 2^52
     // exp(710) > DBL_MAX; exp(-746) < 2^-1075 (half the smallest subnormal).
@@ -242,7 +253,7 @@ inline double exp(double x) noexcept {
 //     x < 0 -> NaN, NaN -> NaN (same payload).
 // ---------------------------------------------------------------------------
 
-inline float log(float x) noexcept {
+AC_SIMD_INLINE float log(float x) noexcept {
     // Subnormal inputs (also zero/negative, fixed at the end) are scaled by
     // 2^23. The test is done on the *scaled* value (equivalent, the scaling is
     // exact in that range) so that the multiplication is needed
@@ -282,7 +293,7 @@ inline float log(float x) noexcept {
     return detail::log_fixup(x, res);
 }
 
-inline double log(double x) noexcept {
+AC_SIMD_INLINE double log(double x) noexcept {
     const double xscaled = x * 0x1p52;
     const bool tiny = xscaled < 0x1p-970;  // x < 2^-1022, see log(float)
     const double xs = tiny ? xscaled : x;
@@ -338,7 +349,7 @@ inline double log(double x) noexcept {
 // loses a bit only when |result| < 2^-1021, where expm1(x) == x anyway, so
 // the result is replaced by x there (the test is on y itself so that GCC
 // does not sink y's computation into a branch).
-inline double expm1(double x) noexcept {
+AC_SIMD_INLINE double expm1(double x) noexcept {
     constexpr double kLog2e = 0x1.71547652b82fep+0;
     constexpr double kShift = 0x1.8p52;
     double xc = x > 710.0 ? 710.0 : x;   // overflow -> +inf
@@ -359,7 +370,7 @@ inline double expm1(double x) noexcept {
     return __builtin_copysign(res, x);  // expm1(-0) = -0; NaN keeps its payload
 }
 
-inline float expm1(float x) noexcept {
+AC_SIMD_INLINE float expm1(float x) noexcept {
     return static_cast<float>(expm1(static_cast<double>(x)));
 }
 
@@ -368,7 +379,7 @@ inline float expm1(float x) noexcept {
 // correction is dropped where it is NaN (x = -1, +-inf, NaN), so every
 // special value comes out of log(u): x = -1 -> -inf,
 // x < -1 -> NaN, +inf -> +inf, NaN -> NaN.
-inline double log1p(double x) noexcept {
+AC_SIMD_INLINE double log1p(double x) noexcept {
     const double u = 1.0 + x;
     const double c = (x - (u - 1.0)) / u;
     // c is NaN for x = -1 (0/0), x = +-inf and NaN; drop it there (the test
@@ -377,7 +388,7 @@ inline double log1p(double x) noexcept {
     return __builtin_copysign(log(u) + cc, x);  // log1p(-0) = -0
 }
 
-inline float log1p(float x) noexcept {
+AC_SIMD_INLINE float log1p(float x) noexcept {
     return static_cast<float>(log1p(static_cast<double>(x)));
 }
 
@@ -394,7 +405,7 @@ inline float log1p(float x) noexcept {
 // below float resolution.
 namespace detail {
 // expm1(2|x|), |x| clamped at 20.
-inline double tanh_t(double x) noexcept {
+AC_SIMD_INLINE double tanh_t(double x) noexcept {
     // clamp after scaling: a scaling after a clamp gets distributed into the
     // select arms by GCC and then blocks if-conversion
     double ax2 = 2.0 * __builtin_fabs(x);
@@ -403,7 +414,7 @@ inline double tanh_t(double x) noexcept {
 }
 }  // namespace detail
 
-inline double tanh(double x) noexcept {
+AC_SIMD_INLINE double tanh(double x) noexcept {
     const double t = detail::tanh_t(x);
     const double s = t + 2.0;                    // TwoSum: s + e == t + 2
     const double sp = s - t;
@@ -413,7 +424,7 @@ inline double tanh(double x) noexcept {
     const double res = q + (rem - q * e) / s;    // t / (s + e) to second order
     return __builtin_copysign(res, x);
 }
-inline float tanh(float x) noexcept {
+AC_SIMD_INLINE float tanh(float x) noexcept {
     const double t = detail::tanh_t(static_cast<double>(x));
     return static_cast<float>(__builtin_copysign(t / (t + 2.0), static_cast<double>(x)));
 }

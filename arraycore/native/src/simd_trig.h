@@ -37,7 +37,7 @@ inline constexpr double k2OverPi = 0x1.45f306dc9c883p-1;
 // r and the quadrant q (0..3) with x = (4m + q) pi/2 + r, |r| <= pi/4, for a
 // float x: two parts of pi/2 suffice (the dropped k P3 is below 2^-48 while
 // float results need r to ~2^-30 relative).
-inline double reduce_pio2_f(double x, uint64_t& q) noexcept {
+AC_SIMD_INLINE double reduce_pio2_f(double x, uint64_t& q) noexcept {
     constexpr double kShift = 0x1.8p52;
     const double kf = fma(x, k2OverPi, kShift);
     q = bit_cast<uint64_t>(kf) & 3u;  // k mod 4 (two's complement low bits)
@@ -48,7 +48,7 @@ inline double reduce_pio2_f(double x, uint64_t& q) noexcept {
 // Float-accuracy polynomials on |r| <= pi/4 (truncation < 3e-9 relative,
 // a twentieth of a float ulp): sin(r) = r + r^3 (-1/3! + ... + r^6/9!),
 // cos(r) = 1 - r^2/2 + r^4 (1/4! - ... + r^6/10!).
-inline double sin_poly_f(double r) noexcept {
+AC_SIMD_INLINE double sin_poly_f(double r) noexcept {
     const double z = r * r;
     double p = 1.0 / 362880.0;         // 1/9!
     p = fma(p, z, -1.0 / 5040.0);
@@ -56,7 +56,7 @@ inline double sin_poly_f(double r) noexcept {
     p = fma(p, z, -1.0 / 6.0);
     return fma(r * z, p, r);
 }
-inline double cos_poly_f(double r) noexcept {
+AC_SIMD_INLINE double cos_poly_f(double r) noexcept {
     const double z = r * r;
     double p = -1.0 / 3628800.0;       // 1/10!
     p = fma(p, z, 1.0 / 40320.0);
@@ -70,7 +70,7 @@ inline double cos_poly_f(double r) noexcept {
 // which blocks vectorization. sin(+-0) is +-0 (the polynomials' r + r^3 p
 // loses the sign of -0).
 template <unsigned Shift>
-inline double pick_quadrant(uint64_t q, double sin_r, double cos_r, double x) noexcept {
+AC_SIMD_INLINE double pick_quadrant(uint64_t q, double sin_r, double cos_r, double x) noexcept {
     q += Shift;
     const uint64_t s = bit_cast<uint64_t>(sin_r), c = bit_cast<uint64_t>(cos_r);
     const uint64_t use_cos = 0 - (q & 1u);
@@ -83,7 +83,7 @@ inline double pick_quadrant(uint64_t q, double sin_r, double cos_r, double x) no
     return bit_cast<double>(v);
 }
 template <unsigned Shift>
-inline float sincos_f(float xf) noexcept {
+AC_SIMD_INLINE float sincos_f(float xf) noexcept {
     const double x = static_cast<double>(xf);
     uint64_t q;
     const double r = reduce_pio2_f(x, q);
@@ -91,8 +91,8 @@ inline float sincos_f(float xf) noexcept {
 }
 }  // namespace detail
 
-inline float sin(float x) noexcept { return detail::sincos_f<0>(x); }
-inline float cos(float x) noexcept { return detail::sincos_f<1>(x); }
+AC_SIMD_INLINE float sin(float x) noexcept { return detail::sincos_f<0>(x); }
+AC_SIMD_INLINE float cos(float x) noexcept { return detail::sincos_f<1>(x); }
 
 // ---------------------------------------------------------------------------
 // sin, cos (double)
@@ -109,7 +109,7 @@ inline float cos(float x) noexcept { return detail::sincos_f<1>(x); }
 
 namespace detail {
 // r + rr = x - k pi/2 (as reduce_pio2), quadrant q.
-inline double reduce_pio2_dd(double x, uint64_t& q, double& rr) noexcept {
+AC_SIMD_INLINE double reduce_pio2_dd(double x, uint64_t& q, double& rr) noexcept {
     constexpr double kShift = 0x1.8p52;
     const double kf = fma(x, k2OverPi, kShift);
     q = bit_cast<uint64_t>(kf) & 3u;
@@ -125,7 +125,7 @@ inline double reduce_pio2_dd(double x, uint64_t& q, double& rr) noexcept {
     return r;
 }
 // sin(r + rr), |r| <= pi/4, |rr| <= ulp(r).
-inline double sin_dd(double r, double rr) noexcept {
+AC_SIMD_INLINE double sin_dd(double r, double rr) noexcept {
     const double z = r * r;
     double p = -1.0 / 121645100408832000.0;  // -1/19!
     p = fma(p, z, 1.0 / 355687428096000.0);  // 1/17!
@@ -139,7 +139,7 @@ inline double sin_dd(double r, double rr) noexcept {
     return r + fma(r * z, p, fma(-0.5 * z, rr, rr));
 }
 // cos(r + rr), |r| <= pi/4, |rr| <= ulp(r).
-inline double cos_dd(double r, double rr) noexcept {
+AC_SIMD_INLINE double cos_dd(double r, double rr) noexcept {
     const double z = r * r;
     double p = 1.0 / 2432902008176640000.0;   // 1/20!
     p = fma(p, z, -1.0 / 6402373705728000.0);  // 1/18!
@@ -156,7 +156,7 @@ inline double cos_dd(double r, double rr) noexcept {
     return w + (fma(z * z, p, -r * rr) + tail);
 }
 template <unsigned Shift>
-inline double sincos_d(double x) noexcept {
+AC_SIMD_INLINE double sincos_d(double x) noexcept {
     uint64_t q;
     double rr;
     const double r = reduce_pio2_dd(x, q, rr);
@@ -164,7 +164,7 @@ inline double sincos_d(double x) noexcept {
 }
 }  // namespace detail
 
-inline double sin(double x) noexcept { return detail::sincos_d<0>(x); }
-inline double cos(double x) noexcept { return detail::sincos_d<1>(x); }
+AC_SIMD_INLINE double sin(double x) noexcept { return detail::sincos_d<0>(x); }
+AC_SIMD_INLINE double cos(double x) noexcept { return detail::sincos_d<1>(x); }
 
 }  // namespace arraycore::native::simd_math
