@@ -52,8 +52,9 @@ def test_polygamma_int_order_matches_scipy_and_torch():
     for n in range(0, 6):
         got = _np(ac.special.polygamma(n, ac.asarray(x)))
         np.testing.assert_allclose(got, sc.polygamma(n, x), rtol=1e-12)
+        # (torch's trigamma is accurate to ~5e-10 only)
         np.testing.assert_allclose(got, torch.special.polygamma(n, torch.tensor(x)).numpy(),
-                                   rtol=1e-11)
+                                   rtol=1e-8)
     # non-integer or negative orders give NaN (SciPy)
     assert np.isnan(_np(ac.special.polygamma(ac.asarray([0.5, -1.0]), ac.asarray([2.0, 2.0])))).all()
 
@@ -101,7 +102,10 @@ def test_torch_special_names(tname):
     x = np.random.default_rng(7).uniform(lo, hi, 200)
     got = _np(getattr(ac.special, name)(ac.asarray(x)))
     want = getattr(torch.special, tname)(torch.tensor(x)).numpy()
-    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300)
+    # torch's ndtr is 0.5 erfc(-x/sqrt 2) without the exact square: relative errors ~1e-7 in
+    # the lower tail and zeros below -26 (ours are accurate there): compared absolutely
+    atol = 1e-16 if tname == "ndtr" else 1e-300
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=atol)
 
 
 def test_digamma_is_psi():
@@ -125,22 +129,37 @@ def test_inverse_round_trips():
 @pytest.mark.parametrize("name,x", [
     ("gammaln", [1e-300, 1e-30, 1e10, 1e100, 1e300, 2.5e305]),
     ("erfcx", [1e3, 1e10, 1e100, 1e300, -26.0]),
-    ("log_ndtr", [-1e3, -1e10, -1e100, 38.0, 1e3]),
+    ("log_ndtr", [-1e3, -1e10, -1e100, 30.0, 1e3]),
     ("ndtri_exp", [-1e-300, -1e-10, -1e3, -1e10, -1e100]),
-    ("erfcinv", [1e-300, 5e-324, 1.999999999]),
+    ("erfcinv", [1e-300, 1e-310, 1.999999999]),
     ("ndtri", [1e-300, 1e-100, 1 - 1e-16]),
     ("gamma", [1e-300, 170.5, 171.6, 171.7, -170.5, -0.5e-300]),
-    ("rgamma", [171.0, 172.0, 177.0, -175.5]),
+    ("rgamma", [171.0, -175.5]),
     ("psi", [1e-300, 1e300, -1e-10, -100.25]),
     ("expit", [-745.0, -750.0, 40.0]),
     ("log_expit", [-1e300, 1e300, -40.0, 40.0]),
-    ("zetac", [1.000001, 200.0, -100.5, -171.5]),
+    ("zetac", [1.000001, 100.0, -100.5, -171.5]),
 ])
 def test_large_arguments_match_scipy(name, x):
     x = np.array(x)
     got = _np(getattr(ac.special, name)(ac.asarray(x)))
     want = _ref(getattr(sc, name), x)
     np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
+
+
+def test_where_scipy_underflows_early_we_follow_mpmath():
+    """SciPy returns 0 for rgamma beyond 171.6, zetac beyond 127, erfcinv of subnormals
+    inf; the true values are representable (subnormal or small) and we return them."""
+    mpmath = pytest.importorskip("mpmath")
+    for name, x, ref in [("rgamma", 172.0, mpmath.rgamma), ("rgamma", 177.0, mpmath.rgamma),
+                         ("zetac", 200.0, lambda v: mpmath.zeta(v) - 1),
+                         ("log_ndtr", 38.0, lambda v: -mpmath.ncdf(-v))]:
+        with mpmath.workdps(40):
+            want = float(ref(mpmath.mpf(x)))
+        got = float(getattr(ac.special, name)(ac.asarray([x]))[0])
+        assert got == pytest.approx(want, rel=1e-12 if abs(want) > 1e-300 else 1e-3), name
+    z = float(ac.special.erfcinv(ac.asarray([5e-324]))[0])
+    assert 27.0 < z < 27.5
 
 
 def test_binom_and_poch_integer_cases_are_exact():
