@@ -17,21 +17,27 @@ namespace {
 
 namespace eg = special::erf_gamma;
 
+// The vectorizable kernels force everything they call inline (flatten) and themselves into
+// the loop (always_inline): the build compiles with LTO, whose link-time inliner otherwise
+// leaves simd_math's exp/log as calls in this large unit, and a loop with calls does not
+// vectorize (measured: 120 ns instead of ~5 ns per double element).
+#define AC_EG_FAST [[gnu::always_inline, gnu::flatten]]
+
 // float in double, rounded once; double directly
 #define AC_EG_UNARY(Name, fn)                                            \
   struct Name {                                                          \
-    template <class T> static T apply(T x) {                             \
+    template <class T> AC_EG_FAST static T apply(T x) {                  \
       return static_cast<T>(fn(static_cast<double>(x)));                 \
     }                                                                    \
   };
 
 struct Erf {
-  static float apply(float x) { return eg::erf_f(x); }
-  static double apply(double x) { return eg::erf_v(x); }
+  AC_EG_FAST static float apply(float x) { return eg::erf_f(x); }
+  AC_EG_FAST static double apply(double x) { return eg::erf_v(x); }
 };
 struct Erfc {
-  static float apply(float x) { return static_cast<float>(eg::erfc_mid_v(x)); }
-  static double apply(double x) { return eg::erfc_v(x); }
+  AC_EG_FAST static float apply(float x) { return static_cast<float>(eg::erfc_mid_v(x)); }
+  AC_EG_FAST static double apply(double x) { return eg::erfc_v(x); }
 };
 AC_EG_UNARY(Erfcx, eg::erfcx_v)
 AC_EG_UNARY(Ndtr, eg::ndtr_v)
@@ -41,10 +47,10 @@ AC_EG_UNARY(LogNdtr, eg::log_ndtr_v)
 // layout gives the same bits).
 #define AC_EG_INVERSE(Name, fast, slow, inside)                          \
   struct Name {                                                          \
-    template <class T> static T apply(T x) {                             \
+    template <class T> AC_EG_FAST static T apply(T x) {                  \
       return static_cast<T>(fast(static_cast<double>(x)));               \
     }                                                                    \
-    template <class T> static bool needs_exact(T x) { return !(inside); } \
+    template <class T> AC_EG_FAST static bool needs_exact(T x) { return !(inside); } \
     template <class T> static T exact(T x) { /* same bits as apply inside */ \
       return needs_exact(x) ? static_cast<T>(slow(static_cast<double>(x))) : apply(x); \
     }                                                                    \

@@ -11,6 +11,10 @@ namespace {
 
 namespace eg = special::erf_gamma;
 
+// See special_erf_gamma.cpp: the vectorizable kernels inline everything (LTO would leave
+// simd_math's log as a call and the loop scalar).
+#define AC_EG_FAST [[gnu::always_inline, gnu::flatten]]
+
 #define AC_EG_UNARY(Name, fn)                                            \
   struct Name {                                                          \
     template <class T> static T apply(T x) {                             \
@@ -36,11 +40,13 @@ inline double polygamma(double n, double x) {
 // gammaln: the branch-free lgamma for x > 0 (float: lower-degree expansions, in double);
 // blocks holding x <= 0 or NaN take the scalar path (reflection, poles).
 struct Gammaln {
-  static float apply(float x) {
+  AC_EG_FAST static float apply(float x) {
     return static_cast<float>(eg::lgamma_pos_t<eg::kLgamma23F, eg::kStirlingF>(x));
   }
-  static double apply(double x) { return eg::lgamma_pos_t<eg::kLgamma23D, eg::kStirlingD>(x); }
-  template <class T> static bool needs_exact(T x) { return !(x > T(0)); }
+  AC_EG_FAST static double apply(double x) {
+    return eg::lgamma_pos_t<eg::kLgamma23D, eg::kStirlingD>(x);
+  }
+  template <class T> AC_EG_FAST static bool needs_exact(T x) { return !(x > T(0)); }
   template <class T> static T exact(T x) {  // same bits as apply for x > 0 (layouts)
     return needs_exact(x) ? static_cast<T>(eg::gammaln(x)) : apply(x);
   }
@@ -54,8 +60,8 @@ struct Loggamma : Gammaln {  // real loggamma: gammaln for x >= 0, NaN below
 AC_EG_UNARY(Rgamma, eg::rgamma)
 AC_EG_UNARY(Gammasgn, eg::gammasgn)
 struct Psi {
-  template <class T> static T apply(T x) { return static_cast<T>(eg::psi_pos_v(x)); }
-  template <class T> static bool needs_exact(T x) { return !(x > T(0)); }
+  template <class T> AC_EG_FAST static T apply(T x) { return static_cast<T>(eg::psi_pos_v(x)); }
+  template <class T> AC_EG_FAST static bool needs_exact(T x) { return !(x > T(0)); }
   template <class T> static T exact(T x) {
     return needs_exact(x) ? static_cast<T>(eg::psi(x)) : apply(x);
   }

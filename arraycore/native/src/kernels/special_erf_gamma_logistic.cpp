@@ -32,9 +32,10 @@ inline double log_expit(double x) {
   return select_bits(x < 0, x - l, -l);
 }
 
+// (always_inline + flatten: see special_erf_gamma.cpp)
 #define AC_EG_UNARY(Name, fn)                                            \
   struct Name {                                                          \
-    template <class T> static T apply(T x) {                             \
+    template <class T> [[gnu::always_inline, gnu::flatten]] static T apply(T x) { \
       return static_cast<T>(fn(static_cast<double>(x)));                 \
     }                                                                    \
   };
