@@ -219,8 +219,9 @@ def _same_special(g, r, op, dtype):
 def test_bad_input_raises_clearly(op):
     fn = getattr(ac.special, op.name)
     args = [ac.asarray([0.5, 0.25])] * op.arity
-    with pytest.raises(TypeError, match=op.name):
-        fn(*args[:-1] if op.arity > 1 else [])
+    if not (op.arity > 1 and op.extra.get("last_optional")):  # zeta(x) is Riemann's
+        with pytest.raises(TypeError, match=op.name):
+            fn(*args[:-1] if op.arity > 1 else [])
     with pytest.raises(TypeError, match=op.name):
         fn(*([ac.asarray([0.5 + 1j])] + args[1:]))
     with pytest.raises(TypeError, match=op.name):

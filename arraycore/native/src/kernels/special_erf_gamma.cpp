@@ -1,20 +1,80 @@
-// Special functions, family erf_gamma (arraycore/_core/ops/special_erf_gamma.py).
+// Special functions, family erf_gamma (arraycore/_core/ops/special_erf_gamma.py): the error
+// function family and the normal distribution.  Cores in special_erf_gamma.h; the gamma
+// family is in special_erf_gamma_gamma.cpp, the logistic functions in
+// special_erf_gamma_logistic.cpp.
+//
+// erf, erfc, erfcx, ndtr and log_ndtr are branch-free (one expansion of erfcx for all
+// x >= 0 and exp(-x^2) from the exact square), so their loops vectorize; float evaluates them
+// in double and rounds once.  The inverses (erfinv, erfcinv, ndtri, ndtri_exp) are Halley
+// iterations on those functions (scalar).
 #include <cmath>
 
 #include "kernel_loops.h"
-#include "special_common.h"
+#include "special_erf_gamma.h"
 
 namespace arraycore::native {
 namespace {
 
-struct Erf { template <class T> static T apply(T x) { return std::erf(x); } };
-struct Erfc { template <class T> static T apply(T x) { return std::erfc(x); } };
+namespace eg = special::erf_gamma;
+
+// The vectorizable kernels force everything they call inline (flatten) and themselves into
+// the loop (always_inline): the build compiles with LTO, whose link-time inliner otherwise
+// leaves simd_math's exp/log as calls in this large unit, and a loop with calls does not
+// vectorize (measured: 120 ns instead of ~5 ns per double element).
+#define AC_EG_FAST [[gnu::always_inline, gnu::flatten]]
+
+// float in double, rounded once; double directly
+#define AC_EG_UNARY(Name, fn)                                            \
+  struct Name {                                                          \
+    template <class T> AC_EG_FAST static T apply(T x) {                  \
+      return static_cast<T>(fn(static_cast<double>(x)));                 \
+    }                                                                    \
+  };
+
+struct Erf {
+  AC_EG_FAST static float apply(float x) { return eg::erf_f(x); }
+  AC_EG_FAST static double apply(double x) { return eg::erf_v(x); }
+};
+struct Erfc {
+  AC_EG_FAST static float apply(float x) { return static_cast<float>(eg::erfc_mid_v(x)); }
+  AC_EG_FAST static double apply(double x) { return eg::erfc_v(x); }
+};
+AC_EG_UNARY(Erfcx, eg::erfcx_v)
+AC_EG_UNARY(Ndtr, eg::ndtr_v)
+AC_EG_UNARY(LogNdtr, eg::log_ndtr_v)
+// The inverses: branch-free on the open domain; blocks holding an endpoint, a value outside
+// or NaN take the scalar functions there (and the same branch-free code elsewhere, so every
+// layout gives the same bits).
+#define AC_EG_INVERSE(Name, fast, slow, inside)                          \
+  struct Name {                                                          \
+    template <class T> AC_EG_FAST static T apply(T x) {                  \
+      return static_cast<T>(fast(static_cast<double>(x)));               \
+    }                                                                    \
+    template <class T> AC_EG_FAST static bool needs_exact(T x) { return !(inside); } \
+    template <class T> static T exact(T x) { /* same bits as apply inside */ \
+      return needs_exact(x) ? static_cast<T>(slow(static_cast<double>(x))) : apply(x); \
+    }                                                                    \
+  };
+AC_EG_INVERSE(Erfinv, eg::erfinv_v, eg::erfinv, x > T(-1) && x < T(1) && x != T(0))
+AC_EG_INVERSE(Erfcinv, eg::erfcinv_v, eg::erfcinv, x > T(1e-300) && x < T(2))
+AC_EG_INVERSE(Ndtri, eg::ndtri_v, eg::ndtri, x > T(1e-300) && x < T(1))
+#undef AC_EG_INVERSE
+AC_EG_UNARY(NdtriExp, eg::ndtri_exp)
+
+#undef AC_EG_UNARY
 
 }  // namespace
 
 AC_REGISTER_KERNELS(special_erf_gamma) {
-  register_unary<Erf>("erf", RealFloatTypes{}, 10.0);
-  register_unary<Erfc>("erfc", RealFloatTypes{}, 10.0);
+  register_unary<Erf>("erf", RealFloatTypes{}, 12.0);
+  register_unary<Erfc>("erfc", RealFloatTypes{}, 12.0);
+  register_unary<Erfcx>("erfcx", RealFloatTypes{}, 12.0);
+  register_unary<Ndtr>("ndtr", RealFloatTypes{}, 12.0);
+  register_unary<LogNdtr>("log_ndtr", RealFloatTypes{}, 20.0);
+  register_unary<Erfinv>("erfinv", RealFloatTypes{}, 60.0);
+  register_unary<Erfcinv>("erfcinv", RealFloatTypes{}, 60.0);
+  register_unary<Ndtri>("ndtri", RealFloatTypes{}, 60.0);
+  register_unary<NdtriExp>("ndtri_exp", RealFloatTypes{}, 60.0);
 }
 
 }  // namespace arraycore::native

@@ -1,0 +1,116 @@
+// Polynomial coefficients of the erf_gamma special-function kernels (special_erf_gamma*.cpp).
+//
+// Every table is a polynomial in a variable t in [-1, 1], highest degree first (polevl
+// order), obtained by Chebyshev interpolation in 40-digit arithmetic (mpmath) and converted
+// to the monomial basis, then rounded; regenerate with tools/gen_special_erf_gamma_coeffs.py
+// (the comment of each table gives its max relative error, evaluated in the working
+// precision on 2000 points of [-1, 1]).
+//
+//   kErfSmall*:  erf(x)/x,          x^2 = (t + 1)/2 in [0, 1]
+//   kErfcx*:     (1 + 2x) erfcx(x), x = K (1 + t)/(1 - t), K = 3.75: one expansion for
+//                all x >= 0 (the variable of Shepherd & Laframboise, Math. Comp. 36 (1981)
+//                249-253, "Chebyshev approximation of (1+2x) exp(x^2) erfc x in 0 <= x < inf")
+//   kLgamma23*:  lgamma(2 + p)/p,   p = 0.75 t + 0.25 in [-0.5, 1]
+//   kPsiRootD:   psi(x)/(x - x0),   x - x0 = 0.3 t, x0 the positive zero of psi
+//   kErfinvCentral*: erfinv(x)/x,   x^2 = (t + 1)/8 in [0, 1/4]
+//   kErfcinvTail*:   z/s where erfc(z) = exp(-s^2), u = 1/s in [1/sqrt(745), 1/sqrt(ln 2)]
+//                    mapped linearly to t (a start for one Halley step)
+#pragma once
+
+namespace arraycore::native::special::erf_gamma {
+
+// kErfSmallD: degree 14 in t, max rel. error 1.6e-16 on [-1, 1]
+inline constexpr double kErfSmallD[] = {
+    0x1.3c01fd3a74542p-56, -0x1.29cd9bf60c1b4p-51, 0x1.04ff16c13c042p-46,
+    -0x1.aad6d13a7f7b0p-42, 0x1.428f34066afd3p-37, -0x1.bf8e5ae42ab27p-33,
+    0x1.1ad5edc8ea554p-28, -0x1.429e938badfd7p-24, 0x1.486638bca9fa1p-20,
+    -0x1.263991b81d64ap-16, 0x1.c82aa249df428p-13, -0x1.2b902b7b2f224p-9,
+    0x1.454368017b042p-6, -0x1.1fd16292151fdp-3, 0x1.ee51eb23cb7eap-1};
+
+// kErfSmallF: degree 7 in t, max rel. error 8.7e-8 on [-1, 1]
+inline constexpr float kErfSmallF[] = {
+    -0x1.445f480000000p-24f, 0x1.4a9da00000000p-20f, -0x1.26387a0000000p-16f,
+    0x1.c827dc0000000p-13f, -0x1.2b902c0000000p-9f, 0x1.45436a0000000p-6f,
+    -0x1.1fd1620000000p-3f, 0x1.ee51ec0000000p-1f};
+
+// kErfcxD: degree 26 in t, max rel. error 3.1e-16 on [-1, 1]
+inline constexpr double kErfcxD[] = {
+    -0x1.5129d954e2bbfp-34, -0x1.4a9f17de05cb1p-35, 0x1.fbb13569c48bcp-31,
+    0x1.2c33ebf88348cp-31, -0x1.c60492c65c488p-28, -0x1.2db22103e39d2p-28,
+    0x1.60d2a86790021p-25, 0x1.a15251a93b51cp-26, -0x1.18861c22d08a2p-22,
+    -0x1.f47cc3f3e6641p-25, 0x1.d6b54b85aaa25p-20, -0x1.0525a3b8c42dap-20,
+    -0x1.800892b72d256p-17, 0x1.778a2b0123c46p-16, 0x1.b14449e36dfd0p-15,
+    -0x1.303f9d9e6c0fcp-12, 0x1.33fb24531619cp-12, 0x1.cc3a0e22f1e70p-10,
+    -0x1.3f603c3390a8cp-7, 0x1.d0b0037dcada7p-6, -0x1.e0d0fa6e016bdp-5,
+    0x1.7a14188a99ba8p-4, -0x1.bda9309a2886ap-4, 0x1.510169d0967ffp-4,
+    0x1.d5f2948159d0ep-9, -0x1.1f367683f89a7p-3, 0x1.3ccda0b5d5dc2p+0};
+
+// kErfcxF: degree 14 in t, max rel. error 1.4e-7 on [-1, 1]
+inline constexpr float kErfcxF[] = {
+    -0x1.ba12f40000000p-18f, 0x1.36bbbc0000000p-16f, 0x1.7a5d820000000p-15f,
+    -0x1.2a1f060000000p-12f, 0x1.38f5220000000p-12f, 0x1.cb0dfc0000000p-10f,
+    -0x1.3f700e0000000p-7f, 0x1.d0b7b00000000p-6f, -0x1.e0d02a0000000p-5f,
+    0x1.7a13b20000000p-4f, -0x1.bda93a0000000p-4f, 0x1.5101740000000p-4f,
+    0x1.d5f29c0000000p-9f, -0x1.1f36760000000p-3f, 0x1.3ccda00000000p+0f};
+
+// kErfcxM: degree 17 in t, max rel. error 9.6e-13 on [-1, 1]
+inline constexpr double kErfcxM[] = {
+    0x1.6cddc85c8e874p-27, 0x1.f81844f5d1235p-21, -0x1.21fa9d84fe3c7p-20,
+    -0x1.532cb8439db08p-17, 0x1.7932397614c74p-16, 0x1.a6a540fd033ddp-15,
+    -0x1.304e61fb7f4ebp-12, 0x1.34bc13fdfbe40p-12, 0x1.cc3b49f35f39bp-10,
+    -0x1.3f62464827512p-7, 0x1.d0afffbd40a4bp-6, -0x1.e0d0e16ba0c52p-5,
+    0x1.7a1418a1aa340p-4, -0x1.bda931cf29fe5p-4, 0x1.510169cfbab3fp-4,
+    0x1.d5f295f26a720p-9, -0x1.1f367683f7ed0p-3, 0x1.3ccda0b5d4b8dp+0};
+
+// kLgamma23D: degree 24 in t, max rel. error 3.1e-16 on [-1, 1]
+inline constexpr double kLgamma23D[] = {
+    -0x1.3679047378ec5p-43, 0x1.e40e0ff577e89p-42, -0x1.0ec3697347bf1p-41,
+    0x1.aa08b8a68dc89p-40, -0x1.f6b82a4e54fc3p-38, 0x1.8b9e1a8bcd79ep-36,
+    -0x1.27890ef32d619p-34, 0x1.d4037a6600d11p-33, -0x1.75e3cc54e8c0bp-31,
+    0x1.2a128d79b7b35p-29, -0x1.dd19ef13aa8a0p-28, 0x1.7fdfa30f73bf5p-26,
+    -0x1.36af0ab31f96dp-24, 0x1.fa7254ed773a6p-23, -0x1.a05d07aa45572p-21,
+    0x1.5a0792ab323ffp-19, -0x1.2399d67505742p-17, 0x1.f4920f784b7d5p-16,
+    -0x1.b88e6aad6d843p-14, 0x1.91d5cda17aefdp-12, -0x1.82bca5e97c67ep-10,
+    0x1.961a4f67e2f09p-8, -0x1.f462eddb40609p-6, 0x1.c0e0d366f2c12p-3,
+    0x1.ff797bba88502p-2};
+
+// kLgamma23F: degree 10 in t, max rel. error 1.8e-9 on [-1, 1]
+inline constexpr double kLgamma23F[] = {
+    -0x1.0ffc0fb8b81ddp-20, 0x1.c1cb442828a01p-19, -0x1.1b2d8818deb4cp-17,
+    0x1.e6e188e114d56p-16, -0x1.b9075571e7a24p-14, 0x1.923808954ca7bp-12,
+    -0x1.82bb481a514d8p-10, 0x1.9619334567337p-8, -0x1.f462eef474b2ep-6,
+    0x1.c0e0d3d9258b2p-3, 0x1.ff797bba88502p-2};
+
+// kPsiRootD: degree 16 in t, max rel. error 1.6e-16 on [-1, 1]
+inline constexpr double kPsiRootD[] = {
+    0x1.87ff06195a2abp-38, -0x1.dd7c8332fa81bp-36, 0x1.dd84816a24d5ap-34,
+    -0x1.22dcf89daaa6ap-31, 0x1.6812c8d919e3bp-29, -0x1.b6c916e10698cp-27,
+    0x1.0b463d4f52c60p-24, -0x1.45fd5b5fbc89dp-22, 0x1.8dfdb13435e1ap-20,
+    -0x1.e6b23ee504c82p-18, 0x1.2a73df9579016p-15, -0x1.6fef4812ccbd7p-13,
+    0x1.c9e661fd4f4c3p-11, -0x1.22178f12efa73p-8, 0x1.7d2c646f54ca8p-6,
+    -0x1.10089ff9942e2p-3, 0x1.ef72bc8ee38acp-1};
+
+// kErfinvCentralD: degree 16 in t, max rel. error 1.1e-16 on [-1, 1]
+inline constexpr double kErfinvCentralD[] = {
+    0x1.190d76e8757e7p-51, 0x1.076a6cbe4642dp-48, 0x1.cabecb33cc540p-46,
+    0x1.b29e0246151a0p-43, 0x1.9f5d7cdf02914p-40, 0x1.8ee0c664d5ca1p-37,
+    0x1.825e224ac1256p-34, 0x1.7a31d739b15abp-31, 0x1.76f88a4e37a3dp-28,
+    0x1.79cf268b5996bp-25, 0x1.84ae113ef58e2p-22, 0x1.9b356de903296p-19,
+    0x1.c499564b13816p-16, 0x1.08877d2b57599p-12, 0x1.56a033eae079cp-9,
+    0x1.12fc00eac5523p-5, 0x1.d5b68cab21ed6p-1};
+
+// kErfinvCentralF: degree 8 in t, max rel. error 3.4e-12 on [-1, 1]
+inline constexpr double kErfinvCentralF[] = {
+    0x1.84e76b3f42b57p-28, 0x1.8770e421ba233p-25, 0x1.8483ef258b349p-22,
+    0x1.9b0c36a73c503p-19, 0x1.c49985449dc35p-16, 0x1.08879424d1e83p-12,
+    0x1.56a033e3d25dep-9, 0x1.12fc00e752019p-5, 0x1.d5b68cab21ed6p-1};
+
+// kErfcinvTailD: degree 14 in t, max rel. error 8.4e-7 on [-1, 1]
+inline constexpr double kErfcinvTailD[] = {
+    -0x1.3613fb205bdb8p-9, 0x1.78f1e32c81ec5p-9, 0x1.5e18d7dd2a901p-8,
+    -0x1.a3ae0d0a1e8c3p-8, -0x1.6da4a7701aefcp-8, 0x1.baa4c8bf47a9cp-8,
+    0x1.02df0e02814a9p-9, -0x1.2704eb374eac1p-9, -0x1.4f10accf959b7p-9,
+    0x1.ed681cd6c82b4p-8, -0x1.203083863460ep-6, 0x1.93c5be649760dp-6,
+    0x1.72847731d34fep-6, -0x1.f69d190eedf51p-3, 0x1.910aea5c9bbffp-1};
+
+}  // namespace arraycore::native::special::erf_gamma
