@@ -73,8 +73,24 @@ def _const(c):
     return lambda d, m, s, y: xp.full_like(y, c)
 
 
+def _arrays(d):
+    """The partial d with Python-scalar operands made arrays of the output's dtype (a scalar
+    operand reaches the rules as a float; xp.log etc. want arrays)."""
+    if d is None:
+        return None
+
+    def wrapped(*args):
+        y = args[-1]
+        ops = [a if hasattr(a, "dtype") else xp.asarray(a, dtype=y.dtype) for a in args[:-1]]
+        return d(*ops, y)
+    return wrapped
+
+
+def P(op, partials, arg_names=()):
+    define_partials(op, [_arrays(d) for d in partials], arg_names=arg_names)
+
+
 def install():
-    P = define_partials
     P(OPS["cbrt"], [lambda x, y: 1.0 / (3.0 * y * y)])
     P(OPS["sindg"], [lambda x, y: _DEG * xp.special.cosdg(x)])
     P(OPS["cosdg"], [lambda x, y: -_DEG * xp.special.sindg(x)])
