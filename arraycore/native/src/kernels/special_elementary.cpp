@@ -6,11 +6,6 @@
 // xlog1py and exp2, whose float32 loops use simd_math's float functions (<= 1 ulp each) so
 // they run 8 lanes wide.  All `apply`s are branch-free except tandg/cotdg (not vectorized:
 // Cephes' exact octant tests) and the boxcox family (libm expm1/log1p: the exact-lambda cases).
-// FP exceptions are not observed anywhere in arraycore; without this GCC refuses to
-// if-convert the selects below (a select may not hide a possibly trapping operation), and
-// the loops would not vectorize.  Only this translation unit is affected.
-#pragma GCC optimize("no-trapping-math")
-
 #include <cmath>
 #include <limits>
 
@@ -25,6 +20,7 @@ namespace {
 namespace el = special::elementary;
 using special::kInf;
 using special::kNaN;
+using el::sel;
 
 constexpr double kLossDeg = 1e14;   // Cephes' "lossth": beyond it the degree functions give 0
 constexpr double kDblMin = 2.2250738585072014e-308;
@@ -46,8 +42,8 @@ struct Sindg {
     const double x = xt, a = std::fabs(x);
     const DegReduced d = reduce_deg(a);
     double r = el::sin_quarter(d.sin_s, d.cos_s, d.q);
-    r = x < 0 ? -r : r;
-    return T(a > kLossDeg ? 0.0 : r);
+    r = sel(x < 0, -r, r);
+    return T(sel(a > kLossDeg, 0.0, r));
   }
 };
 struct Cosdg {
@@ -55,7 +51,7 @@ struct Cosdg {
     const double a = std::fabs(double(xt));
     const DegReduced d = reduce_deg(a);
     const double r = el::cos_quarter(d.sin_s, d.cos_s, d.q);
-    return T(a > kLossDeg ? 0.0 : r);
+    return T(sel(a > kLossDeg, 0.0, r));
   }
 };
 
@@ -122,8 +118,8 @@ struct Radian {
 struct Cosm1 {
   template <class T> static T apply(T xt) {
     const double x = xt, xx = x * x;
-    const double small = special::polevl(xx, el::kCosM1OverX2) * xx + 0.0;  // +0 at x = -0
-    return T(std::fabs(x) <= 0x1.921fb54442d18p-1 ? small : simd_math::cos(x) - 1.0);
+    const double small = el::horner(xx, el::kCosM1OverX2) * xx + 0.0;  // +0 at x = -0
+    return T(sel(std::fabs(x) <= 0x1.921fb54442d18p-1, small, simd_math::cos(x) - 1.0));
   }
   template <class T> static bool needs_exact(T x) {
     return !(std::fabs(x) <= T(simd_math::kTrigFastLimit));
@@ -140,11 +136,13 @@ struct Cosm1 {
 struct Exprel {
   template <class T> static T apply(T xt) {
     const double x = xt;
-    const double small = simd_math::expm1(x) / x;
-    const double xc = x > 1500.0 ? 1500.0 : x;
-    const double h = simd_math::exp(0.5 * xc);
-    double r = x > 700.0 ? h * (h / xc) : small;
-    r = std::fabs(x) < 1e-16 ? 1.0 : r;
+    // one expm1 call for both branches (e^(x/2) = expm1(x/2) + 1 above 700)
+    const bool big = x > 700.0;
+    const double xc = sel(x > 1500.0, 1500.0, x);
+    const double em = simd_math::expm1(sel(big, 0.5 * xc, x));
+    const double h = em + 1.0;
+    double r = sel(big, h * (h / xc), em / x);
+    r = sel(std::fabs(x) < 1e-16, 1.0, r);
     return T(r);
   }
 };
@@ -156,8 +154,8 @@ struct Sinc {
     const double x = xt;
     const double s = el::sinpi(x);
     double r = s / (el::kPi * x);
-    r = s == 0 ? 0.0 : r;
-    r = std::fabs(x) <= 0.25 ? el::sinpi_over_pit(x) : r;
+    r = sel(s == 0, 0.0, r);
+    r = sel(std::fabs(x) <= 0.25, el::sinpi_over_pit(x), r);
     return T(r);
   }
 };
@@ -175,12 +173,12 @@ struct Exp2 {
 struct Exp10 {
   template <class T> static T apply(T xt) {
     double x = xt;
-    x = x > 600.0 ? 600.0 : (x < -600.0 ? -600.0 : x);   // beyond: 0 or inf anyway; NaN passes
+    x = sel(x > 600.0, 600.0, sel(x < -600.0, -600.0, x));   // beyond: 0 or inf; NaN passes
     const double k = el::rint(x * 0x1.a934f0979a371p+1);
     double r = std::fma(-k, 0x1.34413509f79ffp-2, x);
     r = std::fma(-k, -0x1.9dc1da994fd21p-59, r);
     const double e = simd_math::exp(std::fma(r, 0x1.26bb1bbb55516p+1, r * -0x1.f48ad494ea3e9p-53));
-    const double k1 = __builtin_floor(k * 0.5), k2 = k - k1;
+    const double k1 = el::rint(k * 0.5 - 0.25), k2 = k - k1;   // floor(k/2)
     const auto pw = [](double kk) {
       return el::bit_cast<double>(el::bit_cast<uint64_t>(kk + 1023.0 + 0x1p52) << 52);
     };
@@ -193,8 +191,8 @@ struct Exp10 {
 struct Entr {
   template <class T> static T apply(T x) {
     T r = -x * simd_math::log(x);
-    r = x == 0 ? T(0) : r;
-    return x < 0 ? -kInf<T> : r;
+    r = sel(x == 0, T(0), r);
+    return sel(x < 0, -kInf<T>, r);
   }
 };
 
@@ -202,32 +200,36 @@ struct Entr {
 struct Xlogy {
   template <class T> static T apply(T x, T y) {
     const T r = x * simd_math::log(y);
-    return (x == 0 && y == y) ? T(0) : r;
+    return sel((x == 0) & (y == y), T(0), r);
   }
 };
 struct Xlog1py {
   template <class T> static T apply(T x, T y) {
     const T r = x * simd_math::log1p(y);
-    return (x == 0 && y == y) ? T(0) : r;
+    return sel((x == 0) & (y == y), T(0), r);
   }
 };
 
 // log(x/y) for x, y > 0 without cancellation or overflow: log1p((x - y)/y) when x/y is in
 // (1/2, 2) (x - y exact), else log(x/y), with x or y scaled by 2^1000 first when x/y would
 // overflow or underflow (the scaling is exact there; it can overflow only for an infinite
-// operand, handled last).  Also returns d = (x - y)/y.
+// operand, handled last).  Also returns d = (x - y)/y.  One simd_math::log call serves both
+// cases, log1p(d) being log(w) - ((w - 1) - d)/w with w = 1 + d (Goldberg's correction,
+// exact to rounding): two different simd_math calls in one loop make GCC give up on
+// vectorizing it.
 inline double log_ratio(double x, double y, double& d) {
   const double q0 = x / y;
   const bool ov = q0 > std::numeric_limits<double>::max(), un = q0 < kDblMin;
-  const double xs = un ? x * 0x1p1000 : x, ys = ov ? y * 0x1p1000 : y;
+  const double xs = sel(un, x * 0x1p1000, x), ys = sel(ov, y * 0x1p1000, y);
   const double q = xs / ys;
-  const double corr = ov ? 0x1.5a92d6d005c94p+9 : (un ? -0x1.5a92d6d005c94p+9 : 0.0);
+  const double corr = sel(ov, 0x1.5a92d6d005c94p+9, sel(un, -0x1.5a92d6d005c94p+9, 0.0));
   d = (x - y) / y;
-  const bool near = q0 > 0.5 && q0 < 2.0;
-  const double l = near ? simd_math::log1p(d) : simd_math::log(q) + corr;
+  const bool near = (q0 > 0.5) & (q0 < 2.0);
+  const double w = 1.0 + d;
+  const double l = simd_math::log(sel(near, w, q)) + sel(near, -((w - 1.0) - d) / w, corr);
   // an infinite operand (the scaling above would overflow): +-inf, NaN for both
   const double inf = kInf<double>;
-  return x == inf ? (y == inf ? kNaN<double> : inf) : (y == inf ? -inf : l);
+  return sel(x == inf, sel(y == inf, kNaN<double>, inf), sel(y == inf, -inf, l));
 }
 
 // x log(x/y) for x, y > 0; 0 for x == 0, y >= 0; +inf otherwise; NaN in, NaN out.
@@ -236,8 +238,8 @@ struct RelEntr {
     const double x = xt, y = yt;
     double d;
     double r = x * log_ratio(x, y, d);
-    r = (x > 0 && y > 0) ? r : ((x == 0 && y >= 0) ? 0.0 : kInf<double>);
-    return T((x != x || y != y) ? kNaN<double> : r);
+    r = sel((x > 0) & (y > 0), r, sel((x == 0) & (y >= 0), 0.0, kInf<double>));
+    return T(sel((x != x) | (y != y), kNaN<double>, r));
   }
 };
 
@@ -250,10 +252,10 @@ struct KlDiv {
     double d;
     const double l = log_ratio(x, y, d);
     const double far = x * l - x + y;
-    const double near = y * (d * d) * special::polevl(d, el::kKlSeries);
-    double r = std::fabs(d) < 0.125 ? near : far;
-    r = (x > 0 && y > 0) ? r : ((x == 0 && y >= 0) ? y : kInf<double>);
-    return T((x != x || y != y) ? kNaN<double> : r);
+    const double near = y * (d * d) * el::horner(d, el::kKlSeries);
+    double r = sel(std::fabs(d) < 0.125, near, far);
+    r = sel((x > 0) & (y > 0), r, sel((x == 0) & (y >= 0), y, kInf<double>));
+    return T(sel((x != x) | (y != y), kNaN<double>, r));
   }
 };
 
@@ -261,8 +263,8 @@ struct KlDiv {
 struct Huber {
   template <class T> static T apply(T dt, T rt) {
     const double delta = dt, r = rt, a = std::fabs(r);
-    const double v = a <= delta ? 0.5 * r * r : delta * (a - 0.5 * delta);
-    return T(delta < 0 ? kInf<double> : v);
+    const double v = sel(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta));
+    return T(sel(delta < 0, kInf<double>, v));
   }
 };
 
@@ -276,10 +278,10 @@ struct PseudoHuber {
     const double v = r / delta, w = delta / a;
     const double inner = r * r / (std::sqrt(1.0 + v * v) + 1.0);
     const double outer = delta * a / (std::sqrt(1.0 + w * w) + w);
-    double res = a <= delta ? inner : outer;
-    res = delta == kInf<double> ? kNaN<double> : res;
-    res = (delta == 0 || r == 0) ? 0.0 : res;
-    return T(delta < 0 ? kInf<double> : res);
+    double res = sel(a <= delta, inner, outer);
+    res = sel(delta == kInf<double>, kNaN<double>, res);
+    res = sel((delta == 0) | (r == 0), 0.0, res);
+    return T(sel(delta < 0, kInf<double>, res));
   }
 };
 
@@ -292,28 +294,28 @@ struct Boxcox {
   template <class T> static T apply(T xt, T lt) {
     const double x = xt, l = lt, lg = simd_math::log(x);
     const double r = simd_math::expm1(l * lg) / l;
-    return T(std::fabs(l) < kBoxCoxTiny ? lg : r);
+    return T(sel(std::fabs(l) < kBoxCoxTiny, lg, r));
   }
 };
 struct Boxcox1p {
   template <class T> static T apply(T xt, T lt) {
     const double x = xt, l = lt, lg = simd_math::log1p(x);
     const double r = simd_math::expm1(l * lg) / l;
-    return T(std::fabs(l) < kBoxCoxTiny ? lg : r);
+    return T(sel(std::fabs(l) < kBoxCoxTiny, lg, r));
   }
 };
 struct InvBoxcox {
   template <class T> static T apply(T yt, T lt) {
     const double y = yt, l = lt;
     const double r = simd_math::exp(simd_math::log1p(l * y) / l);
-    return T(l == 0 ? simd_math::exp(y) : r);
+    return T(sel(l == 0, simd_math::exp(y), r));
   }
 };
 struct InvBoxcox1p {
   template <class T> static T apply(T yt, T lt) {
     const double y = yt, l = lt;
     const double r = simd_math::expm1(simd_math::log1p(l * y) / l);
-    return T(l == 0 ? simd_math::expm1(y) : r);
+    return T(sel(l == 0, simd_math::expm1(y), r));
   }
 };
 

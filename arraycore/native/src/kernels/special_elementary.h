@@ -13,9 +13,12 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "../simd_math.h"
 #include "special_common.h"
+#include <cmath>
 
 namespace arraycore::native::special::elementary {
 
@@ -48,21 +51,45 @@ inline constexpr double kKlSeries[] = {
     -0x1.c71c71c71c71cp-7, 0x1.2492492492492p-6, -0x1.8618618618618p-6, 0x1.1111111111111p-5,
     -0x1.999999999999ap-5, 0x1.5555555555555p-4, -0x1.5555555555555p-3, 0x1.0000000000000p-1};
 
+// c ? a : b as a bit blend.  A plain ?: on values lets GCC turn the select back into a
+// branch and sink the unselected computation into it; with -ftrapping-math it then refuses
+// to if-convert, and the loop does not vectorize.  The blend has no control flow to sink
+// into (it compiles to vblendvps/vblendvpd or and/andn/or).
+template <class T>
+inline T sel(bool c, T a, T b) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  const U m = U(0) - U(c);
+  return bit_cast<T>(static_cast<U>((bit_cast<U>(a) & m) | (bit_cast<U>(b) & ~m)));
+}
+
+// c[0] x^(N-1) + ... + c[N-1] by Horner's rule with FMAs, unrolled at compile time
+// (special_common.h's polevl is a loop, and GCC does not vectorize a loop around two of them).
+template <std::size_t... I>
+inline double horner_impl(double x, const double* c, std::index_sequence<I...>) {
+  double r = c[0];
+  ((r = std::fma(r, x, c[I + 1])), ...);
+  return r;
+}
+template <std::size_t N>
+inline double horner(double x, const double (&c)[N]) {
+  return horner_impl(x, c, std::make_index_sequence<N - 1>{});
+}
+
 // Round to nearest integer (ties to even); vectorizes to vroundpd.
 inline double rint(double x) { return __builtin_rint(x); }
 
 // sin(pi t) / (pi t) and cos(pi t) for |t| <= 1/4.
-inline double sinpi_over_pit(double t) { return polevl(t * t, kSinPiOverPiT); }
+inline double sinpi_over_pit(double t) { return horner(t * t, kSinPiOverPiT); }
 inline double sinpi_reduced(double t) { return kPi * t * sinpi_over_pit(t); }
-inline double cospi_reduced(double t) { return polevl(t * t, kCosPi); }
+inline double cospi_reduced(double t) { return horner(t * t, kCosPi); }
 
 // sin(pi v/w)-style quadrant evaluation: given the reduced value s (|s| <= 1/4 of the period
 // unit) and the quarter-turn count q in {-2..2}, sin of (s + q quarter turns).
 inline double sin_quarter(double sin_s, double cos_s, double q) {
-  return q == 0 ? sin_s : q == 1 ? cos_s : q == -1 ? -cos_s : -sin_s;
+  return sel(q == 0, sin_s, sel(q == 1, cos_s, sel(q == -1, -cos_s, -sin_s)));
 }
 inline double cos_quarter(double sin_s, double cos_s, double q) {
-  return q == 0 ? cos_s : q == 1 ? -sin_s : q == -1 ? sin_s : -cos_s;
+  return sel(q == 0, cos_s, sel(q == 1, -sin_s, sel(q == -1, sin_s, -cos_s)));
 }
 
 // sin(pi x) for finite x, exact reduction (x - 2 round(x/2) and the quarter split are exact).
@@ -76,28 +103,28 @@ inline double sinpi(double x) {
 // Cube root of a double, branch-free: |x| = m 2^e, e = 3k + j, cbrt = cbrt(m 2^j) 2^k with
 // cbrt(m) from the fit, times 2^(j/3), polished by Newton on t = m 2^j in [1, 8).
 inline double cbrt(double x) {
-  const double a = x < 0 ? -x : x;
+  const double a = std::fabs(x);
   const bool tiny = a < 0x1p-1000;                  // subnormals: scale up by 2^120
-  const double as = tiny ? a * 0x1p120 : a;
+  const double as = sel(tiny, a * 0x1p120, a);
   const uint64_t bits = bit_cast<uint64_t>(as);
   // exponent field as an exact double (magic-number conversion, vectorizes)
   const double ef = bit_cast<double>((bits >> 52) | 0x4330000000000000ULL) - 0x1p52;
   const double m = bit_cast<double>((bits & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);
   const double eb = ef - 1023.0 + 1500.0;           // >= 0 for every finite nonzero input
-  const double k = __builtin_floor(eb / 3.0);
+  const double k = rint(eb / 3.0 - 1.0 / 3.0);     // floor(eb / 3) (floor does not vectorize)
   const double j = eb - 3.0 * k;                    // 0, 1, 2
-  const double t = j == 0 ? m : j == 1 ? 2.0 * m : 4.0 * m;
-  double y = polevl(m, kCbrt12) * (j == 0 ? 1.0 : j == 1 ? 0x1.428a2f98d728bp+0
-                                                         : 0x1.965fea53d6e3dp+0);
+  const double t = m * sel(j == 0, 1.0, sel(j == 1, 2.0, 4.0));
+  double y = horner(m, kCbrt12) *
+             sel(j == 0, 1.0, sel(j == 1, 0x1.428a2f98d728bp+0, 0x1.965fea53d6e3dp+0));
   y = y - (y * y * y - t) / (3.0 * y * y);
   y = y - (y * y * y - t) / (3.0 * y * y);
   // 2^(k - 500), built from its bits (k - 500 + 1023 in [1, 2046])
   const double kb = k - 500.0 + 1023.0;
   const double p2 = bit_cast<double>(bit_cast<uint64_t>(kb + 0x1p52) << 52);
   double r = y * p2;
-  r = tiny ? r * 0x1p-40 : r;
-  r = x < 0 ? -r : r;
-  return (a > 0 && a < kInf<double>) ? r : x;       // +-0, +-inf, NaN pass through
+  r = sel(tiny, r * 0x1p-40, r);
+  r = std::copysign(r, x);
+  return sel((a > 0) & (a < kInf<double>), r, x);      // +-0, +-inf, NaN pass through
 }
 
 // 2^x: 2^round(x) exactly (two factors, so every exponent from subnormal to overflow is
@@ -106,7 +133,7 @@ template <class T>
 inline T exp2(T x) {
   // |k| <= lim keeps both factors 2^k1, 2^k2 normal; beyond, the result is 0 or inf anyway.
   constexpr T lim = sizeof(T) == 4 ? T(250) : T(2000);
-  const T xc = x > lim ? lim : (x < -lim ? -lim : x);   // NaN passes
+  const T xc = sel(x > lim, lim, sel(x < -lim, -lim, x));   // NaN passes
   const T k = sizeof(T) == 4 ? __builtin_rintf(float(xc)) : __builtin_rint(double(xc));
   const T f = xc - k;
   T e;
@@ -115,7 +142,9 @@ inline T exp2(T x) {
   } else {
     e = simd_math::exp(simd_math::detail::fma(f, 0x1.62e42fefa39efp-1, f * 0x1.abc9e3b39803fp-56));
   }
-  const T k1 = sizeof(T) == 4 ? __builtin_floorf(float(k) * 0.5f) : __builtin_floor(double(k) * 0.5);
+  // floor(k / 2) as rint(k/2 - 1/4) (floor does not vectorize)
+  const T k1 = sizeof(T) == 4 ? __builtin_rintf(float(k) * 0.5f - 0.25f)
+                              : __builtin_rint(double(k) * 0.5 - 0.25);
   const T k2 = k - k1;
   if constexpr (sizeof(T) == 4) {
     const auto pw = [](T kk) {
