@@ -10,9 +10,14 @@
 //   creciprocal  1 / z for a real numerator (NumPy's reciprocal).
 //   csign    z / |z| with NumPy 2's handling of infinities (the standard's sign()).
 //   cexpm1   accurate near 0: Re = expm1(x) cos(y) - 2 sin^2(y/2), Im = exp(x) sin(y).
-//   clog1p   accurate near 0: Re = log1p(x (2 + x) + y^2) / 2, Im = atan2(y, 1 + x).
+//   clog1p   accurate near 0: Re = log1p(x (2 + x) + y^2) / 2, Im = atan2(y, 1 + x), and
+//            near -1: Re = log((1 + x)^2 + y^2) / 2 (1 + x exact there).
 //   cpow     1 for a zero exponent, exact repeated multiplication for small integer
 //            exponents, exp(y log x) otherwise (as NumPy).
+// complex64: cexpm1, clog1p and cpow evaluate in double and round once (issue 9 part 7;
+// cpow's exp(y log x) multiplies the error of log x by |y|, and expm1's Re cancels where
+// Re(e^z) = 1).  The C library's complex64 functions (exp, log, sin, ...) are within 2.3
+// ulp of |f| on the sampled regions (tests/complex_accuracy.py), as NumPy's (the same calls).
 #pragma once
 
 #include <cmath>
@@ -80,6 +85,11 @@ template <class R> inline std::complex<R> csign(std::complex<R> z) {
   return {x / m, y / m};
 }
 
+template <class R> inline std::complex<R> cexpm1(std::complex<R> z);
+template <> inline std::complex<float> cexpm1(std::complex<float> z) {
+  const std::complex<double> r = cexpm1(std::complex<double>(z));
+  return {float(r.real()), float(r.imag())};
+}
 template <class R> inline std::complex<R> cexpm1(std::complex<R> z) {
   const R x = z.real(), y = z.imag();
   // The special cases below follow the standard where NumPy (which applies the formula
@@ -97,16 +107,31 @@ template <class R> inline std::complex<R> cexpm1(std::complex<R> z) {
   return {std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y)};
 }
 
+template <class R> inline std::complex<R> clog1p(std::complex<R> z);
+template <> inline std::complex<float> clog1p(std::complex<float> z) {
+  const std::complex<double> r = clog1p(std::complex<double>(z));
+  return {float(r.real()), float(r.imag())};
+}
 template <class R> inline std::complex<R> clog1p(std::complex<R> z) {
   const R x = z.real(), y = z.imag();
-  const R im = std::atan2(y, x + 1);
+  const R a = x + 1;
+  const R im = std::atan2(y, a);
   if (std::fabs(x) < R(1) && std::fabs(y) < R(1)) {
-    // |1+z|^2 - 1 = x(2 + x) + y^2, computed without cancellation for small z.
+    // |1+z|^2 = a^2 + y^2.  Near z = -1 (|1+z|^2 < 1/2) it is small and computed to full
+    // relative accuracy (a = 1 + x is exact for x in [-1, -1/2] and |log| >= 0.69);
+    // elsewhere |1+z|^2 - 1 = x (2 + x) + y^2 avoids the cancellation near |1+z| = 1.
+    const R s = a * a + y * y;
+    if (s < R(0.5)) return {std::log(s) / 2, im};
     return {std::log1p(x * (2 + x) + y * y) / 2, im};
   }
-  return {std::log(std::hypot(x + 1, y)), im};
+  return {std::log(std::hypot(a, y)), im};
 }
 
+template <class R> inline std::complex<R> cpow(std::complex<R> a, std::complex<R> b);
+template <> inline std::complex<float> cpow(std::complex<float> a, std::complex<float> b) {
+  const std::complex<double> r = cpow(std::complex<double>(a), std::complex<double>(b));
+  return {float(r.real()), float(r.imag())};
+}
 template <class R> inline std::complex<R> cpow(std::complex<R> a, std::complex<R> b) {
   const R br = b.real(), bi = b.imag();
   if (br == 0 && bi == 0) return {R(1), R(0)};
