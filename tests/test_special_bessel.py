@@ -53,13 +53,14 @@ def test_torch_names_match_torch_special(tname, dtype):
 
 
 def test_torch_special_values():
-    x = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-30, 1e30], dtype=np.float64)
-    for tname in ("bessel_j0", "bessel_j1", "modified_bessel_i0", "modified_bessel_i1",
-                  "modified_bessel_k0", "scaled_modified_bessel_k1", "airy_ai",
-                  "spherical_bessel_j0"):
-        got = np.asarray(getattr(ac.special, tname)(ac.asarray(x)))
-        want = getattr(torch.special, tname)(torch.from_numpy(x)).numpy()
-        # 1e30 is beyond 2^20 (libm fallback) and both are tiny there: compare loosely
+    """NaN, signed zeros, tiny and huge arguments as torch.special.  (At +-inf SciPy, our
+    spec, and torch differ for some functions: i0(inf) is NaN in SciPy and inf in torch,
+    airy_ai(1e30) NaN in SciPy and 0 in torch; tests/test_special.py checks SciPy's.)"""
+    x = np.array([np.nan, 0.0, -0.0, 1e-30, 1e-5, 1e30], dtype=np.float64)
+    for tname in sorted(TORCH):
+        xs = x[:-1] if tname == "airy_ai" else x
+        got = np.asarray(getattr(ac.special, tname)(ac.asarray(xs)))
+        want = getattr(torch.special, tname)(torch.from_numpy(xs)).numpy()
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14, equal_nan=True,
                                    err_msg=tname)
 
