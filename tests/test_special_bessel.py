@@ -46,9 +46,13 @@ def test_torch_names_match_torch_special(tname, dtype):
     rng = np.random.default_rng(sum(map(ord, tname)))
     x = rng.uniform(lo, hi, 400).astype(dtype)
     got = np.asarray(fn(ac.asarray(x)))
-    # torch in float64 (its float32 kernels are less accurate than ours), rounded
+    # torch in float64 (its float32 kernels are less accurate than ours), rounded.  torch's
+    # Cephes-style j0/j1/y0/y1/airy_ai are accurate to ~1e-7 only (ours match mpmath and
+    # SciPy to 1e-15, tests/special_accuracy_bessel.py), hence their looser tolerance.
     want = getattr(torch.special, tname)(torch.from_numpy(x.astype(np.float64))).numpy()
     rtol, atol = (2e-6, 1e-7) if dtype == "float32" else (1e-12, 1e-14)
+    if tname.startswith("bessel_") or tname == "airy_ai":
+        rtol, atol = 5e-5, 5e-6
     np.testing.assert_allclose(got, want.astype(dtype), rtol=rtol, atol=atol, err_msg=tname)
 
 
@@ -98,8 +102,10 @@ def test_yn_large_order_and_argument_terminate():
     # overflow ends the recurrence early; x beyond 2^20 uses libm sin/cos
     got = np.asarray(ac.special.yn(ac.asarray([300.0, 2.0, 7.0]),
                                    ac.asarray([1.0, 3e6, 1e7])))
-    want = sc.yn([300, 2, 7], [1.0, 3e6, 1e7])
-    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-15)
+    assert got[0] == -np.inf and sc.yn(300, 1.0) == -np.inf
+    with mpmath.workdps(40):
+        want = [float(mpmath.bessely(2, 3e6)), float(mpmath.bessely(7, 1e7))]
+    np.testing.assert_allclose(got[1:], want, rtol=1e-12)
 
 
 # --- large arguments ---------------------------------------------------------------------
@@ -127,7 +133,10 @@ def test_mixed_fast_and_fallback_blocks():
         fn = getattr(ac.special, name)
         whole = np.asarray(fn(ac.asarray(x)))
         alone = np.array([float(fn(ac.asarray(v))) for v in x[:300]])
-        np.testing.assert_array_equal(whole[:300], alone, err_msg=name)
+        # a block with one large |x| runs libm sin/cos for all its elements: the last bits
+        # may differ from the vectorized reduction
+        np.testing.assert_allclose(whole[:300], alone, rtol=1e-14, atol=1e-16,
+                                   equal_nan=True, err_msg=name)
 
 
 def test_airy_ai_far_negative_tail():
@@ -141,9 +150,12 @@ def test_airy_ai_far_negative_tail():
 
 
 def test_exponential_scaling_edges():
-    # i0 overflows only where I0 does (~713.98), not where e^x does (709.78)
+    # i0 overflows only where I0 does (~713.98), not where e^x does (709.78; SciPy's i0
+    # returns inf from 709.78 on)
     got = np.asarray(ac.special.i0(ac.asarray([709.0, 711.0, 713.0, 714.0])))
-    np.testing.assert_allclose(got[:3], sc.i0([709.0, 711.0, 713.0]), rtol=1e-13)
+    with mpmath.workdps(40):
+        want = [float(mpmath.besseli(0, v)) for v in (709.0, 711.0, 713.0)]
+    np.testing.assert_allclose(got[:3], want, rtol=1e-13)
     assert got[3] == np.inf
     got = np.asarray(ac.special.k0(ac.asarray([700.0, 740.0, 760.0])))
     np.testing.assert_allclose(got, sc.k0([700.0, 740.0, 760.0]), rtol=1e-12)
