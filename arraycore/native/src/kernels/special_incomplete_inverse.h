@@ -124,9 +124,10 @@ inline double ibeta_inv_halley(double a, double b, double p, double q, double x0
 // when x is near 1).  a, b > 0 finite, 0 < p, q < 1.
 inline void ibeta_inv(double a, double b, double p, double q, double& x_out, double& y_out) {
   // closed forms: I_x(a, 1) = x^a, I_x(1, b) = 1 - (1-x)^b; the symmetric median
-  if (b == 1.0) {
-    x_out = p <= q ? std::exp(std::log(p) / a) : -std::expm1(std::log1p(-q) / a);
-    y_out = p <= q ? -std::expm1(std::log(p) / a) : std::exp(std::log1p(-q) / a);
+  if (b == 1.0) {  // x = p^(1/a), with ln p from whichever of p, q is accurate
+    const double lp = p <= q ? std::log(p) : std::log1p(-q);
+    x_out = std::exp(lp / a);
+    y_out = -std::expm1(lp / a);
     return;
   }
   if (a == 1.0) {  // y = q^(1/b), with q = 1 - p from whichever is accurate
