@@ -28,7 +28,9 @@ def test_gammainc_matches_torch_special():
     for name in ("gammainc", "gammaincc"):
         want = getattr(torch.special, name)(torch.from_numpy(a), torch.from_numpy(x)).numpy()
         got = _np(getattr(S, name)(ac.asarray(a), ac.asarray(x)))
-        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300, err_msg=name)
+        # torch's own error reaches ~1e-9 for a > 20 (mpmath agrees with us to 1e-14 there:
+        # tests/special_accuracy_incomplete.py)
+        np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-300, err_msg=name)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
