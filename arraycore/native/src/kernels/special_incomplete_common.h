@@ -1,0 +1,77 @@
+// Building blocks of the incomplete gamma and beta kernels (family incomplete): log1p(t) - t,
+// the Stirling correction of log-gamma, lgamma(1 + a) near a = 0, and the normal quantile
+// used for starting points.  Everything is double precision (float operands are promoted by
+// the kernels: these functions are iterative, and float results are rounded from double).
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+namespace arraycore::native::special::incomplete {
+
+inline constexpr double kEps = 2.220446049250313e-16;
+inline constexpr double kHalfLog2Pi = 0.91893853320467274178;  // ln(2 pi) / 2
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+inline constexpr int kMaxIter = 20000;  // cap of every series / continued fraction
+
+// Thread-safe log|Gamma(x)| (std::lgamma writes the global signgam).
+inline double lgam(double x) {
+  int sign;
+  return ::lgamma_r(x, &sign);
+}
+
+// log1p(t) - t, accurate near t = 0 where the two terms cancel.  With r = t / (2 + t),
+// log1p(t) = 2 atanh(r) = 2 (r + r^3/3 + r^5/5 + ...) and t - 2r = r t, so
+// log1p(t) - t = -r t + 2 r^3 (1/3 + r^2/5 + ...)  (|r| <= 1/3 for |t| <= 1/2).
+inline double log1pmx(double t) {
+  if (!(std::fabs(t) <= 0.5)) return std::log1p(t) - t;
+  const double r = t / (2.0 + t), r2 = r * r;
+  double s = 0.0;
+  for (int k = 39; k >= 3; k -= 2) s = std::fma(s, r2, 1.0 / k);
+  return std::fma(-r, t, 2.0 * r * r2 * s);
+}
+
+// Stirling's correction delta(a) = lgamma(a) - [(a - 1/2) ln a - a + ln(2 pi)/2] for a >= 10:
+// the asymptotic series sum B_2k / (2k (2k - 1) a^(2k-1)) (DLMF 5.11.1), 8 terms (< 1e-17).
+inline double stirling_delta(double a) {
+  static constexpr double c[] = {1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188,
+                                 -691.0 / 360360, 1.0 / 156, -3617.0 / 122400};
+  const double r = 1.0 / a, r2 = r * r;
+  double s = 0.0;
+  for (int k = 7; k >= 0; --k) s = std::fma(s, r2, c[k]);
+  return s * r;
+}
+
+// lgamma(1 + a), accurate for small |a| (where lgamma(1 + a) ~ -gamma a): the Taylor series
+// -gamma a + sum_k (-1)^k zeta(k)/k a^k (DLMF 5.7.3) for |a| < 0.2, lgamma elsewhere.
+inline double lgam1p(double a) {
+  if (!(std::fabs(a) < 0.2)) return lgam(1.0 + a);
+  static constexpr double c[] = {  // (-1)^k zeta(k) / k, k = 2 .. 26
+      0.8224670334241132182362,  -0.4006856343865314284666, 0.270580808427784547879,
+      -0.2073855510286739852663, 0.1695571769974081899524,  -0.14404989676884611812,
+      0.1255096695247430424223,  -0.1113342658695646904909, 0.1000994575127818085337,
+      -0.09095401714582904223261, 0.08335384054610900402489, -0.07693251641135219147283,
+      0.07143294629536133605923, -0.0666687058824204680329, 0.06250095514121304074198,
+      -0.05882397865868458233896, 0.05555576762740361110221, -0.05263167937961666073363,
+      0.05000004769810169363981, -0.04761907033014222799078, 0.04545455629320466944241,
+      -0.04347826605304025936135, 0.04166666915034121046914, -0.04000000119214014058609,
+      0.03846153903467518570635};
+  constexpr double kEulerGamma = 0.57721566490153286061;
+  double s = 0.0;
+  for (int k = 24; k >= 0; --k) s = std::fma(s, a, c[k]);
+  return a * std::fma(s, a, -kEulerGamma);
+}
+
+// Normal quantile to ~4.5e-4 absolute (Abramowitz & Stegun 26.2.23), for starting points of
+// Newton iterations only.  p in (0, 1).
+inline double rough_ndtri(double p) {
+  const double pp = p < 0.5 ? p : 1.0 - p;
+  const double t = std::sqrt(-2.0 * std::log(pp));
+  const double z =
+      t - (2.515517 + t * (0.802853 + t * 0.010328)) /
+              (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308)));
+  return p < 0.5 ? -z : z;
+}
+
+}  // namespace arraycore::native::special::incomplete
