@@ -85,6 +85,7 @@ inline double spence_d(double x) {
   double out = mid ? b
                    : (low ? kPi2Over6 - l1p * lx - b : -kPi2Over6 - 0.5 * lx * lx - b);
   out = x == 0.0 ? kPi2Over6 : out;
+  out = x == 1.0 ? 0.0 : out;  // +0 (the Bernoulli sum of u = -0 is -0)
   out = (x < 0.0 || x != x || x == kInf<double>) ? kNaN<double> : out;
   return out;
 }

@@ -63,15 +63,17 @@ inline bool is_nonpos_int(double v) { return v <= 0.0 && v == std::floor(v); }
 inline double hyp1f1_d(double a, double b, double x) {
   if (a != a || b != b || x != x) return kNaN<double>;
   if (is_nonpos_int(b)) {
-    // a pole of M unless the series terminates first (a = b: M = e^x, SciPy keeps the pole
-    // for every a except a == b with b finite)
-    if (a == b && std::isfinite(b)) return std::exp(x);
-    return a == b ? kNaN<double> : kInf<double>;
+    // a pole of M unless the series terminates first (a = b != 0 finite: M = e^x); SciPy
+    // keeps the pole otherwise, and a = b = -inf is NaN
+    if (a == b && b != 0.0) return std::isfinite(b) ? std::exp(x) : kNaN<double>;
+    return kInf<double>;
   }
   if (a == 0.0 || x == 0.0) return 1.0;
-  if (std::isinf(b)) return (std::isinf(a) || std::isinf(x)) && !(x > 0 && !std::isinf(a))
-                                 ? (x == kInf<double> ? 1.0 : kNaN<double>) : 1.0;
-  if (std::isinf(a)) return kNaN<double>;
+  // SciPy's (Boost's) infinite arguments: b = inf is 1 except for x = -inf (and a = -inf with
+  // x = +inf); an infinite a is NaN except M(inf, b, inf) = inf; an infinite x is NaN.
+  if (std::isinf(b)) return x == -kInf<double> || (x == kInf<double> && a == -kInf<double>)
+                                ? kNaN<double> : 1.0;
+  if (std::isinf(a)) return a > 0 && x == kInf<double> ? kInf<double> : kNaN<double>;
   if (std::isinf(x)) return kNaN<double>;
   if (a == b) return std::exp(x);
   if (is_nonpos_int(a) && -a < 100000) return hyp1f1_series(a, b, x);  // a polynomial

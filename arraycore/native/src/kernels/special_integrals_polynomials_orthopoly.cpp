@@ -53,12 +53,19 @@ inline int64_t torch_degree(double n) {
 
 enum class Cheb { T, U, V, W };
 
-// Result of a recurrence in double: its value, and the largest magnitude reached before the
-// last step (to reproduce float32 overflow).
+// Result of a recurrence in double: its value, and whether a float32 evaluation would have
+// turned NaN (a step whose both inputs, or whose multiplied input with a zero factor, were
+// beyond the float32 range: inf - inf or 0 * inf).
 struct RecResult {
   double value;
-  double max_before;
+  bool f32_nan;
 };
+
+// The float32 NaN test of one step with inputs q (multiplied by a factor that is 0 when
+// zero_factor) and p.
+inline bool f32_step_nan(double q, double p, bool zero_factor) {
+  return std::fabs(q) > kF32Max && (std::fabs(p) > kF32Max || zero_factor);
+}
 
 // Chebyshev kinds: first-degree value.
 inline double cheb_first(Cheb k, double y) {
@@ -71,14 +78,15 @@ inline double cheb_first(Cheb k, double y) {
 }
 
 inline RecResult cheb_recurrence(Cheb kind, double y, int64_t n) {
-  double p = 1.0, q = cheb_first(kind, y), mx = 1.0;
+  double p = 1.0, q = cheb_first(kind, y);
+  bool nan32 = false;
   for (int64_t k = 2; k <= n && q == q; ++k) {
-    mx = std::fmax(mx, std::fabs(q));
+    nan32 |= f32_step_nan(q, p, y == 0.0);
     const double r = (y + y) * q - p;
     p = q;
     q = r;
   }
-  return {q, mx};
+  return {q, nan32};
 }
 
 // The values at y = +-1 (PyTorch returns them before any arithmetic).
@@ -135,7 +143,7 @@ inline double chebyshev(Cheb kind, double y, bool at_plus_one, bool at_minus_one
   if (y != y) return kNaN<double>;
   if (n > kHyperbolicMinN) return cheb_hyperbolic(kind, y, n, f32);
   const RecResult r = cheb_recurrence(kind, y, n);
-  return f32 && r.max_before > kF32Max ? kNaN<double> : r.value;
+  return f32 && r.f32_nan ? kNaN<double> : r.value;
 }
 
 inline double hermite_h(double x, int64_t n, bool f32) {
@@ -143,14 +151,15 @@ inline double hermite_h(double x, int64_t n, bool f32) {
   if (n == 0) return 1.0;
   if (n == 1) return x + x;
   if (n > (f32 ? 128 : 512) || x != x) return kNaN<double>;
-  double p = 1.0, q = x + x, mx = 1.0;
+  double p = 1.0, q = x + x;
+  bool nan32 = false;
   for (int64_t k = 2; k < n + n && q == q; k += 2) {
-    mx = std::fmax(mx, std::fabs(q));
+    nan32 |= f32_step_nan(q, p, x == 0.0);
     const double r = (x + x) * q - static_cast<double>(k) * p;
     p = q;
     q = r;
   }
-  return f32 && mx > kF32Max ? kNaN<double> : q;
+  return f32 && nan32 ? kNaN<double> : q;
 }
 
 inline double hermite_he(double x, int64_t n, bool f32) {
@@ -158,14 +167,15 @@ inline double hermite_he(double x, int64_t n, bool f32) {
   if (n == 0) return 1.0;
   if (n == 1) return x;
   if (n > (f32 ? 128 : 512) || x != x) return kNaN<double>;
-  double p = 1.0, q = x, mx = 1.0;
+  double p = 1.0, q = x;
+  bool nan32 = false;
   for (int64_t k = 1; k < n && q == q; ++k) {
-    mx = std::fmax(mx, std::fabs(q));
+    nan32 |= f32_step_nan(q, p, x == 0.0);
     const double r = x * q - static_cast<double>(k) * p;
     p = q;
     q = r;
   }
-  return f32 && mx > kF32Max ? kNaN<double> : q;
+  return f32 && nan32 ? kNaN<double> : q;
 }
 
 inline double laguerre_l(double x, int64_t n, bool f32) {
@@ -174,15 +184,16 @@ inline double laguerre_l(double x, int64_t n, bool f32) {
   if (n == 0) return 1.0;
   if (n == 1) return 1.0 - x;
   if (n > kLoopMaxN || x != x) return kNaN<double>;
-  double p = 1.0, q = 1.0 - x, mx = 1.0;
+  double p = 1.0, q = 1.0 - x;
+  bool nan32 = false;
   for (int64_t k = 1; k < n && q == q; ++k) {
-    mx = std::fmax(mx, std::fabs(q));
+    nan32 |= f32_step_nan(q, p, x == 0.0);
     const double kd = static_cast<double>(k);
     const double r = ((kd + kd + (1.0 - x)) * q - kd * p) / (kd + 1.0);
     p = q;
     q = r;
   }
-  return f32 && mx > kF32Max ? kNaN<double> : q;
+  return f32 && nan32 ? kNaN<double> : q;
 }
 
 inline double legendre_p(double x, int64_t n, bool f32) {
@@ -191,15 +202,16 @@ inline double legendre_p(double x, int64_t n, bool f32) {
   if (n == 0) return 1.0;
   if (n == 1) return x;
   if (n > kLoopMaxN || x != x) return kNaN<double>;
-  double p = 1.0, q = x, mx = 1.0;
+  double p = 1.0, q = x;
+  bool nan32 = false;
   for (int64_t k = 1; k < n && q == q; ++k) {
-    mx = std::fmax(mx, std::fabs(q));
+    nan32 |= f32_step_nan(q, p, x == 0.0);
     const double kd = static_cast<double>(k);
     const double r = ((kd + kd + 1.0) * x * q - kd * p) / (kd + 1.0);
     p = q;
     q = r;
   }
-  return f32 && mx > kF32Max ? kNaN<double> : q;
+  return f32 && nan32 ? kNaN<double> : q;
 }
 
 // ---- one op per polynomial: scalar evaluation and the block recurrence ------------------
@@ -215,6 +227,7 @@ struct ChebOp {
   static constexpr int64_t kBlockMaxN = kClosedFormMinN;
   static double first(double x) { return cheb_first(K, Shifted ? x + x - 1.0 : x); }
   static double y_of(double x) { return Shifted ? x + x - 1.0 : x; }
+  static bool zero_factor(double x) { return y_of(x) == 0.0; }
   static double step(double x, double q, double p, int64_t) {
     const double y = y_of(x);
     return (y + y) * q - p;
@@ -224,6 +237,7 @@ struct ChebOp {
 };
 
 struct HermiteHOp {
+  static bool zero_factor(double x) { return x == 0.0; }
   static double eval(double x, int64_t n, bool f32) { return hermite_h(x, n, f32); }
   static constexpr int64_t kBlockMaxN = 64;
   static double first(double x) { return x + x; }
@@ -235,6 +249,7 @@ struct HermiteHOp {
 };
 
 struct HermiteHeOp {
+  static bool zero_factor(double x) { return x == 0.0; }
   static double eval(double x, int64_t n, bool f32) { return hermite_he(x, n, f32); }
   static constexpr int64_t kBlockMaxN = 64;
   static double first(double x) { return x; }
@@ -246,6 +261,7 @@ struct HermiteHeOp {
 };
 
 struct LaguerreOp {
+  static bool zero_factor(double x) { return x == 0.0; }
   static double eval(double x, int64_t n, bool f32) { return laguerre_l(x, n, f32); }
   static constexpr int64_t kBlockMaxN = 64;
   static double first(double x) { return 1.0 - x; }
@@ -258,6 +274,7 @@ struct LaguerreOp {
 };
 
 struct LegendreOp {
+  static bool zero_factor(double x) { return x == 0.0; }
   static double eval(double x, int64_t n, bool f32) { return legendre_p(x, n, f32); }
   static constexpr int64_t kBlockMaxN = 64;
   static double first(double x) { return x; }
@@ -278,18 +295,19 @@ template <class P, class T>
 void poly_block(T* out, const T* x, int64_t m, int64_t n) {
   constexpr int64_t kB = 256;
   constexpr bool f32 = sizeof(T) == 4;
-  double xs[kB], p[kB], q[kB], mx[kB];
+  double xs[kB], p[kB], q[kB];
+  bool nan32[kB];
   for (int64_t b = 0; b < m; b += kB) {
     const int64_t len = m - b < kB ? m - b : kB;
     for (int64_t i = 0; i < len; ++i) {
       xs[i] = static_cast<double>(x[b + i]);
       p[i] = 1.0;
       q[i] = P::first(xs[i]);
-      mx[i] = 1.0;
+      nan32[i] = false;
     }
     for (int64_t k = P::k_start; k < P::k_end(n); k += P::k_step) {
       for (int64_t i = 0; i < len; ++i) {
-        if constexpr (f32) mx[i] = std::fmax(mx[i], std::fabs(q[i]));
+        if constexpr (f32) nan32[i] |= f32_step_nan(q[i], p[i], P::zero_factor(xs[i]));
         const double r = P::step(xs[i], q[i], p[i], k);
         p[i] = q[i];
         q[i] = r;
@@ -297,7 +315,7 @@ void poly_block(T* out, const T* x, int64_t m, int64_t n) {
     }
     for (int64_t i = 0; i < len; ++i) {
       double v = q[i];
-      if constexpr (f32) v = mx[i] > kF32Max ? kNaN<double> : v;
+      if constexpr (f32) v = nan32[i] ? kNaN<double> : v;
       out[b + i] = static_cast<T>(v);
     }
   }
