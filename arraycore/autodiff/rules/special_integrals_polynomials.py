@@ -61,15 +61,18 @@ def _lpmv_dx(m, v, x, y):
     return ((v + 1.0) * x * y - (v - m + 1.0) * up) / ((1.0 - x) * (1.0 + x))
 
 
-def _deg(n):
-    """PyTorch's degree: truncated, and whether the polynomial is nonconstant-zero."""
+def _deg(n, like):
+    """PyTorch's degree, truncated, as an array of `like`'s dtype (a Python number n stays
+    weak: it does not promote float32)."""
+    if not hasattr(n, "dtype"):
+        n = xp.asarray(float(n), dtype=like.dtype)
     return xp.trunc(n)
 
 
 def _cheb_u_dx(y, n, u_n):
     # U_n'(y) = ((n+1) T_{n+1} - y U_n) / (y^2 - 1); at y = +-1: (+-1)^(n+1) n(n+1)(n+2)/3
     sp = _sp()
-    nt = _deg(n)
+    nt = _deg(n, y)
     edge = xp.abs(y) == 1.0
     ys = xp.where(edge, 0.5, y)
     inner = ((nt + 1.0) * sp.chebyshev_polynomial_t(ys, nt + 1.0)
@@ -81,7 +84,7 @@ def _cheb_u_dx(y, n, u_n):
 
 def _cheb_dx(kind, y, n):
     sp = _sp()
-    nt = _deg(n)
+    nt = _deg(n, y)
     if kind == "t":
         d = nt * sp.chebyshev_polynomial_u(y, nt - 1.0)
         return xp.where(nt < 1.0, 0.0, d)
@@ -93,17 +96,17 @@ def _cheb_dx(kind, y, n):
 
 
 def _hermite_h_dx(x, n, y):
-    nt = _deg(n)
+    nt = _deg(n, x)
     return xp.where(nt < 1.0, 0.0, 2.0 * nt * _sp().hermite_polynomial_h(x, nt - 1.0))
 
 
 def _hermite_he_dx(x, n, y):
-    nt = _deg(n)
+    nt = _deg(n, x)
     return xp.where(nt < 1.0, 0.0, nt * _sp().hermite_polynomial_he(x, nt - 1.0))
 
 
 def _laguerre_dx(x, n, y):
-    nt = _deg(n)
+    nt = _deg(n, x)
     zero = x == 0.0
     xs = xp.where(zero, 1.0, x)
     prev = _sp().laguerre_polynomial_l(xs, nt - 1.0)
@@ -113,7 +116,7 @@ def _laguerre_dx(x, n, y):
 
 def _legendre_dx(x, n, y):
     sp = _sp()
-    nt = _deg(n)
+    nt = _deg(n, x)
     edge = xp.abs(x) == 1.0
     xs = xp.where(edge, 0.5, x)
     d = nt * (xs * sp.legendre_polynomial_p(xs, nt) - sp.legendre_polynomial_p(xs, nt - 1.0)) \
