@@ -77,7 +77,7 @@ def _cheb_u_dx(y, n, u_n):
     ys = xp.where(edge, 0.5, y)
     inner = ((nt + 1.0) * sp.chebyshev_polynomial_t(ys, nt + 1.0)
              - ys * sp.chebyshev_polynomial_u(ys, nt)) / (ys * ys - 1.0)
-    sign = xp.where((y < 0) & (xp.remainder(nt, 2.0) == 0.0), -1.0, 1.0)
+    sign = 1.0 - 2.0 * xp.astype((y < 0) & (xp.remainder(nt, 2.0) == 0.0), y.dtype)
     at_edge = sign * nt * (nt + 1.0) * (nt + 2.0) / 3.0
     return xp.where(nt < 1.0, 0.0, xp.where(edge, at_edge, inner))
 
@@ -121,7 +121,7 @@ def _legendre_dx(x, n, y):
     xs = xp.where(edge, 0.5, x)
     d = nt * (xs * sp.legendre_polynomial_p(xs, nt) - sp.legendre_polynomial_p(xs, nt - 1.0)) \
         / (xs * xs - 1.0)
-    sign = xp.where((x < 0) & (xp.remainder(nt, 2.0) == 0.0), -1.0, 1.0)
+    sign = 1.0 - 2.0 * xp.astype((x < 0) & (xp.remainder(nt, 2.0) == 0.0), x.dtype)
     return xp.where(nt < 1.0, 0.0, xp.where(edge, sign * nt * (nt + 1.0) / 2.0, d))
 
 
