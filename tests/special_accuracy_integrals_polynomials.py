@@ -24,18 +24,26 @@ def _shift(f):
 def build(add):
     add(Spec("exp1", mpmath.e1, (("log", 1e-6, 700.0),), "x in [1e-6, 700]"))
     add(Spec("expi", mpmath.ei, (("uniform", -700.0, -1e-3),), "x in [-700, -1e-3]"))
-    add(Spec("expi", mpmath.ei, (("log", 0.5, 700.0),), "x in [0.5, 700]"))
+    add(Spec("expi", mpmath.ei, (("log", 0.5, 700.0),), "x in [0.5, 700]",
+             dtypes=("float64",)))
+    add(Spec("expi", mpmath.ei, (("log", 0.5, 88.0),), "x in [0.5, 88] (float32 range)",
+             dtypes=("float32",)))
     add(Spec("expi", mpmath.ei, (("uniform", 0.2, 0.5),), "x in [0.2, 0.5] (zero at 0.3725)",
              scale=1.0, notes="absolute near the zero x0 = 0.37250741"))
     add(Spec("expn", lambda n, x: mpmath.expint(n, x), (("int", 0, 30), ("log", 1e-3, 100.0)),
              "n in 0..30, x in [1e-3, 100]"))
     add(Spec("ellipk", mpmath.ellipk, (("uniform", -100.0, 0.999),), "m in [-100, 0.999]"))
-    add(Spec("ellipkm1", lambda p: mpmath.ellipk(1 - p), (("log", 1e-300, 1e3),),
+    add(Spec("ellipkm1", lambda p: mpmath.pi / (2 * mpmath.agm(1, mpmath.sqrt(p))),
+             (("log", 1e-300, 1e3),),
              "p in [1e-300, 1e3]"))
     add(Spec("spence", _spence, (("log", 1e-6, 1e6),), "x in [1e-6, 1e6]"))
     add(Spec("hyp1f1", mpmath.hyp1f1,
-             (("uniform", 0.1, 10.0), ("uniform", 0.5, 10.0), ("uniform", -30.0, 30.0)),
-             "a in [0.1, 10], b in [0.5, 10], |x| <= 30"))
+             (("uniform", 0.1, 10.0), ("uniform", 0.5, 10.0), ("uniform", 0.0, 30.0)),
+             "a in [0.1, 10], b in [0.5, 10], x in [0, 30]"))
+    add(Spec("hyp1f1", mpmath.hyp1f1,
+             (("uniform", 0.1, 10.0), ("uniform", 0.5, 10.0), ("uniform", -30.0, 0.0)),
+             "a in [0.1, 10], b in [0.5, 10], x in [-30, 0]", f64_rel=1e-11,
+             notes="Kummer's e^x M(b-a, b, -x): with b - a < 0 its series cancels (1e-12)"))
     add(Spec("lpmv", _lpmv, (("int", 0, 4), ("int", 0, 20), ("uniform", -0.99, 0.99)),
              "m in 0..4, integer v in 0..20, |x| <= 0.99", scale=1.0,
              notes="absolute (oscillatory, zeros inside)"))
