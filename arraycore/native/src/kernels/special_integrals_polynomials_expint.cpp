@@ -1,0 +1,166 @@
+// Special functions, family integrals_polynomials: the exponential integrals exp1, expi and
+// expn (arraycore/_core/ops/special_integrals_polynomials.py).
+//
+// Everything is evaluated in double (float32 inputs are widened and the result rounded once,
+// which keeps float32 within 1 ulp).  Methods (Abramowitz & Stegun ch. 5, DLMF 6.6, 6.12,
+// 8.19; the continued fraction in modified Lentz form, Press et al. "Numerical Recipes" 6.3):
+//   E1(x), 0 < x <= 1   -gamma - ln x + sum_{k>=1} (-1)^(k+1) x^k / (k k!)   (A&S 5.1.11)
+//   E_n(x), x > 1       e^-x / (x + n - 1 n/(x + n + 2 - 2 (n+1)/(x + n + 4 - ...)))
+//                       (A&S 5.1.22, even contraction), iterated to convergence
+//   E_n(x), x <= 1      (-x)^(n-1)/(n-1)! (psi(n) - ln x) - sum_{k != n-1} (-x)^k/((k-n+1) k!)
+//                       (A&S 5.1.12)
+//   Ei(x), 0 < x <= 40  gamma + ln x + sum_{k>=1} x^k / (k k!)                 (A&S 5.1.10)
+//   Ei(x), x > 40       e^x / x sum_k k! / x^k, truncated at its smallest term (A&S 5.1.51)
+//   Ei(-x) = -E1(x)
+// The vectorized main path of exp1 (and of expi for x < 0) is in
+// special_integrals_polynomials_expint_fast.h.
+#include <cmath>
+#include <cstdint>
+
+#include "kernel_loops.h"
+#include "special_common.h"
+
+namespace arraycore::native::special::integrals_polynomials {
+
+inline constexpr double kEulerGamma = 0.57721566490153286060651209008240243;
+inline constexpr double kEps = 1.1102230246251565e-16;  // 2^-53
+
+// Sum_{k>=1} (-1)^(k+1) x^(k-1) / (k k!) for |x| <= 1, so E1(x) = -gamma - ln x + x S(x).
+inline double e1_series_tail(double x) {
+  double term = 1.0, sum = 0.0;
+  for (int k = 1; k < 40; ++k) {
+    if (k > 1) term *= -x / k;        // (-x)^(k-1) / k!  * (k) ... kept as (-x)^(k-1)/k!
+    const double t = term / k;        // term = (-x)^(k-1) / k!  (term starts at 1/1!)
+    sum += t;
+    if (std::fabs(t) < kEps * std::fabs(sum)) break;
+  }
+  return sum;
+}
+
+// E_n(x) by the continued fraction (x > 1 or n large), modified Lentz.
+inline double expn_cf(int64_t n, double x) {
+  constexpr double tiny = 1e-300;
+  double b = x + static_cast<double>(n);
+  double c = 1.0 / tiny, d = 1.0 / b, h = d;
+  for (int i = 1; i < 5000; ++i) {
+    const double an = -static_cast<double>(i) * (static_cast<double>(n - 1) + i);
+    b += 2.0;
+    d = an * d + b;
+    if (std::fabs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (std::fabs(c) < tiny) c = tiny;
+    d = 1.0 / d;
+    const double del = c * d;
+    h *= del;
+    if (std::fabs(del - 1.0) < kEps) break;
+  }
+  // e^-x h without underflowing early: h ~ 1/(x+n)
+  return std::exp(-x) * h;
+}
+
+// E_n(x) by the power series, 0 < x <= 1, 1 <= n <= 64.
+inline double expn_series(int64_t n, double x) {
+  double psi = -kEulerGamma;
+  for (int64_t j = 1; j < n; ++j) psi += 1.0 / static_cast<double>(j);
+  // (-x)^k / k! for k = 0, 1, ...
+  double pw = 1.0, sum = 0.0, special = 0.0;
+  for (int64_t k = 0; k < 400; ++k) {
+    if (k > 0) pw *= -x / static_cast<double>(k);
+    if (k == n - 1) {
+      special = pw * (psi - std::log(x));
+      continue;
+    }
+    const double t = -pw / static_cast<double>(k - n + 1);
+    sum += t;
+    if (k > n && std::fabs(t) < kEps * std::fabs(sum)) break;
+  }
+  return special + sum;
+}
+
+inline double exp1_d(double x) {
+  if (std::isnan(x)) return x;
+  if (x < 0.0) return kNaN<double>;
+  if (x == 0.0) return kInf<double>;
+  if (x == kInf<double>) return 0.0;
+  if (x <= 1.0) return -kEulerGamma - std::log(x) + x * e1_series_tail(x);
+  return expn_cf(1, x);
+}
+
+// Ei(x) for x > 0.
+inline double ei_positive(double x) {
+  if (x == kInf<double>) return x;
+  if (x <= 40.0) {
+    double term = 1.0, sum = 0.0;  // term = x^k / k!
+    for (int k = 1; k < 1000; ++k) {
+      term *= x / k;
+      const double t = term / k;
+      sum += t;
+      if (t < kEps * sum) break;
+    }
+    return kEulerGamma + std::log(x) + sum;
+  }
+  // asymptotic series, terms k!/x^k decrease while k < x
+  double term = 1.0, sum = 1.0;
+  for (int k = 1; k < 60; ++k) {
+    const double next = term * k / x;
+    if (next > term) break;
+    term = next;
+    sum += term;
+    if (term < kEps * sum) break;
+  }
+  const double half = std::exp(0.5 * x);  // e^x / x split so that x up to ~716 stays finite
+  return half * (half / x * sum);
+}
+
+inline double expi_d(double x) {
+  if (std::isnan(x)) return x;
+  if (x == 0.0) return -kInf<double>;
+  if (x < 0.0) return -exp1_d(-x);
+  return ei_positive(x);
+}
+
+// SciPy's expn(n, x): n is truncated to an integer (a C cast); n < 0 or beyond int -> NaN.
+inline double expn_d(double nf, double x) {
+  if (std::isnan(nf) || std::isnan(x)) return kNaN<double>;
+  if (!(nf > -1.0) || nf >= 2147483648.0) return kNaN<double>;
+  const int64_t n = static_cast<int64_t>(nf);
+  if (x < 0.0) return kNaN<double>;
+  if (x == 0.0) return n < 2 ? kInf<double> : 1.0 / static_cast<double>(n - 1);
+  if (x == kInf<double>) return 0.0;
+  if (n == 0) return std::exp(-x) / x;
+  if (x > 1.0 || n > 64) return expn_cf(n, x);
+  if (n == 1) return exp1_d(x);
+  return expn_series(n, x);
+}
+
+}  // namespace arraycore::native::special::integrals_polynomials
+
+namespace arraycore::native {
+namespace {
+
+namespace ip = special::integrals_polynomials;
+
+struct Exp1 {
+  template <class T>
+  static T apply(T x) { return static_cast<T>(ip::exp1_d(static_cast<double>(x))); }
+};
+struct Expi {
+  template <class T>
+  static T apply(T x) { return static_cast<T>(ip::expi_d(static_cast<double>(x))); }
+};
+struct Expn {
+  template <class T>
+  static T apply(T n, T x) {
+    return static_cast<T>(ip::expn_d(static_cast<double>(n), static_cast<double>(x)));
+  }
+};
+
+}  // namespace
+
+AC_REGISTER_KERNELS(special_integrals_polynomials_expint) {
+  register_unary<Exp1>("exp1", RealFloatTypes{}, 40.0);
+  register_unary<Expi>("expi", RealFloatTypes{}, 40.0);
+  register_binary<Expn>("expn", RealFloatTypes{}, 60.0);
+}
+
+}  // namespace arraycore::native

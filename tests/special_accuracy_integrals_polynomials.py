@@ -1,0 +1,63 @@
+"""Accuracy specs of arraycore.special, family integrals_polynomials (see
+tests/special_accuracy.py).  PyTorch's polynomials are compared with mpmath's exact
+polynomials on the degrees PyTorch computes by recurrence and closed form alike."""
+
+from __future__ import annotations
+
+import mpmath
+
+from special_accuracy import Spec
+
+
+def _spence(x):
+    return mpmath.polylog(2, 1 - x)
+
+
+def _lpmv(m, v, x):
+    return mpmath.legenp(v, m, x, type=2)
+
+
+def _shift(f):
+    return lambda x, n: f(n, 2 * x - 1)
+
+
+def build(add):
+    add(Spec("exp1", mpmath.e1, (("log", 1e-6, 700.0),), "x in [1e-6, 700]"))
+    add(Spec("expi", mpmath.ei, (("uniform", -700.0, -1e-3),), "x in [-700, -1e-3]"))
+    add(Spec("expi", mpmath.ei, (("log", 0.5, 700.0),), "x in [0.5, 700]",
+             dtypes=("float64",)))
+    add(Spec("expi", mpmath.ei, (("log", 0.5, 88.0),), "x in [0.5, 88] (float32 range)",
+             dtypes=("float32",)))
+    add(Spec("expi", mpmath.ei, (("uniform", 0.2, 0.5),), "x in [0.2, 0.5] (zero at 0.3725)",
+             scale=1.0, notes="absolute near the zero x0 = 0.37250741"))
+    add(Spec("expn", lambda n, x: mpmath.expint(n, x), (("int", 0, 30), ("log", 1e-3, 100.0)),
+             "n in 0..30, x in [1e-3, 100]"))
+    add(Spec("ellipk", mpmath.ellipk, (("uniform", -100.0, 0.999),), "m in [-100, 0.999]"))
+    add(Spec("ellipkm1", lambda p: mpmath.pi / (2 * mpmath.agm(1, mpmath.sqrt(p))),
+             (("log", 1e-300, 1e3),),
+             "p in [1e-300, 1e3]"))
+    add(Spec("spence", _spence, (("log", 1e-6, 1e6),), "x in [1e-6, 1e6]"))
+    add(Spec("hyp1f1", mpmath.hyp1f1,
+             (("uniform", 0.1, 10.0), ("uniform", 0.5, 10.0), ("uniform", 0.0, 30.0)),
+             "a in [0.1, 10], b in [0.5, 10], x in [0, 30]"))
+    add(Spec("hyp1f1", mpmath.hyp1f1,
+             (("uniform", 0.1, 10.0), ("uniform", 0.5, 10.0), ("uniform", -30.0, 0.0)),
+             "a in [0.1, 10], b in [0.5, 10], x in [-30, 0]", f64_rel=1e-11,
+             notes="Kummer's e^x M(b-a, b, -x): with b - a < 0 its series cancels (1e-12)"))
+    add(Spec("lpmv", _lpmv, (("int", 0, 4), ("int", 0, 20), ("uniform", -0.99, 0.99)),
+             "m in 0..4, integer v in 0..20, |x| <= 0.99", scale=1.0,
+             notes="absolute (oscillatory, zeros inside)"))
+    polys = [
+        ("chebyshev_polynomial_t", lambda x, n: mpmath.chebyt(n, x), -1.0, 1.0, 1.0),
+        ("chebyshev_polynomial_u", lambda x, n: mpmath.chebyu(n, x), -1.0, 1.0, 1.0),
+        ("legendre_polynomial_p", lambda x, n: mpmath.legendre(n, x), -1.0, 1.0, 1.0),
+        ("shifted_chebyshev_polynomial_t", _shift(mpmath.chebyt), 0.0, 1.0, 1.0),
+        ("hermite_polynomial_he", lambda x, n: mpmath.hermite(n, x / mpmath.sqrt(2))
+         * mpmath.mpf(2) ** (-n / mpmath.mpf(2)), -3.0, 3.0, 1.0),
+        ("hermite_polynomial_h", lambda x, n: mpmath.hermite(n, x), -3.0, 3.0, 1.0),
+        ("laguerre_polynomial_l", lambda x, n: mpmath.laguerre(n, 0, x), 0.0, 10.0, 1.0),
+    ]
+    for name, mp, lo, hi, scale in polys:
+        add(Spec(name, mp, (("uniform", lo, hi), ("int", 0, 40)),
+                 f"x in [{lo:g}, {hi:g}], n in 0..40", scale=scale,
+                 notes="absolute where |f| < 1 (zeros inside)"))

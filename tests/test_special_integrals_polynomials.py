@@ -1,0 +1,159 @@
+"""arraycore.special, family integrals_polynomials: what the table-driven tests
+(tests/test_special.py) do not cover: PyTorch's polynomials against torch.special on random
+and edge inputs (negative, non-integer, huge and NaN degrees, |x| > 1, overflow to NaN, the
+scalar-degree block path and the per-element path), float32 overflow semantics, and SciPy's
+functions on wider or harder regions (large arguments, negative orders, non-integer degrees)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.special as sp
+
+import arraycore as ac
+import special_refs_intpoly as refs
+
+POLYS = refs._NAMES
+
+
+def _ac(name, x, n):
+    return np.asarray(getattr(ac.special, name)(ac.asarray(x), ac.asarray(n)
+                                               if isinstance(n, np.ndarray) else n))
+
+
+def _close(got, want, rtol, atol=0.0):
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", POLYS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_polynomials_match_torch_random(name, dtype):
+    rng = np.random.default_rng(sum(map(ord, name)))
+    lo, hi = (0.0, 1.0) if name.startswith("shifted") else (-1.0, 1.0)
+    x = rng.uniform(lo - 0.2, hi + 0.2, 400).astype(dtype)
+    n = rng.integers(-2, 30, 400).astype(dtype)
+    want = getattr(refs, name)(x.astype(np.float64), n.astype(np.float64))
+    got = _ac(name, x, n)
+    scale = np.maximum(np.abs(want), 1.0)
+    tol = 2e-6 if dtype == "float32" else 1e-11
+    assert np.all((np.abs(got - want) <= tol * scale) | (np.isnan(got) & np.isnan(want))), name
+
+
+@pytest.mark.parametrize("name", POLYS)
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 8, 16, 17, 40, 100])
+def test_polynomials_scalar_degree_block_path(name, n):
+    """A Python-int degree takes the block recurrence (n <= 16/64) or the per-element path;
+    both agree with torch and with the strided (per-element) evaluation."""
+    rng = np.random.default_rng(n)
+    x = rng.uniform(-1.1, 1.1, 1000)
+    want = getattr(refs, name)(x, np.full_like(x, n))
+    got = _ac(name, x, n)
+    scale = np.maximum(np.abs(want), 1.0)
+    assert np.all((np.abs(got - want) <= 1e-10 * scale) | (np.isnan(got) & np.isnan(want)))
+    strided = np.asarray(getattr(ac.special, name)(ac.asarray(np.repeat(x, 2))[::2], n))
+    np.testing.assert_array_equal(strided, got)
+
+
+@pytest.mark.parametrize("name", POLYS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_polynomials_degree_semantics(name, dtype):
+    """n is truncated toward zero; negative, NaN, inf and huge n give 0 (PyTorch's int64
+    conversion); |x| beyond 1 overflows to inf and then NaN as PyTorch's recurrence does."""
+    x = np.array([0.3, -0.7, 0.0, 1.0, -1.0, 2.5, -3.0, 1e30, -np.inf], dtype=dtype)
+    for n in [-3.0, -0.5, 0.7, 2.9, 7.0, 9.5, np.nan, np.inf, -np.inf, 1e30, 60.0, 300.0]:
+        nn = np.full_like(x, n)
+        want = getattr(refs, name)(x, nn)  # PyTorch in the dtype: its overflow semantics
+        exact = getattr(refs, name)(x.astype(np.float64), nn.astype(np.float64)).astype(dtype)
+        got = _ac(name, x, nn)
+        ok = np.zeros(x.shape, bool)
+        for w in (want, exact):  # float32: PyTorch's own float32 rounding is looser than ours
+            ok |= np.isclose(got, w, rtol=1e-5 if dtype == "float32" else 1e-9, atol=1e-12,
+                             equal_nan=True) | (np.isinf(got) & (got == w))
+        assert ok.all(), f"{name} n={n}: {x[~ok]} -> {got[~ok]} vs torch {want[~ok]}"
+
+
+def test_polynomials_python_int_degree_keeps_float32():
+    out = ac.special.chebyshev_polynomial_t(ac.asarray(np.float32([0.25, 0.5])), 3)
+    assert out.dtype == ac.float32
+
+
+def test_polynomials_huge_degree_does_not_hang():
+    x = ac.asarray([1.0000001, 0.3, -0.2, 2.0])
+    out = np.asarray(ac.special.chebyshev_polynomial_t(x, 1e15))
+    assert np.isfinite(out[1]) and np.isnan(out[3])
+    out = np.asarray(ac.special.laguerre_polynomial_l(ac.asarray([0.5]), 1e12))
+    assert np.isnan(out[0])  # beyond the 2^24 loop limit (documented)
+
+
+def _sp(f, *a):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return getattr(sp, f)(*a)
+
+
+def test_exponential_integrals_wide_range():
+    x = np.geomspace(1e-300, 800, 2000)
+    _close(np.asarray(ac.special.exp1(ac.asarray(x))), _sp("exp1", x), 1e-13)
+    _close(np.asarray(ac.special.expi(ac.asarray(-x))), _sp("expi", -x), 1e-13)
+    xp = np.geomspace(1e-300, 709, 2000)
+    _close(np.asarray(ac.special.expi(ac.asarray(xp))), _sp("expi", xp), 1e-13, 1e-15)
+
+
+def test_expn_orders():
+    # (n < 100: beyond, SciPy's uniform asymptotic expansion is off by ~1e-7, e.g.
+    # E_100(50) = 1.2915478777847485e-24 (mpmath; ours), SciPy 1.2915480463e-24)
+    n = np.arange(0, 100, dtype=np.float64)[:, None]
+    x = np.array([1e-8, 0.1, 0.9, 1.0, 1.1, 5.0, 50.0, 600.0])[None, :]
+    _close(np.asarray(ac.special.expn(ac.asarray(n), ac.asarray(x))), _sp("expn", n, x), 1e-12)
+    # n truncated like SciPy's int cast; out of int range is NaN
+    got = np.asarray(ac.special.expn(ac.asarray([1.5, 0.5, -0.5, 3e9]), 1.0))
+    _close(got, _sp("expn", np.array([1.5, 0.5, -0.5, 3e9]), 1.0), 1e-14)
+
+
+def test_expn_large_order_against_mpmath():
+    import mpmath
+    n = np.array([100.0, 150.0, 400.0, 1000.0])
+    x = np.array([50.0, 0.5, 3.0, 2.0])
+    got = np.asarray(ac.special.expn(ac.asarray(n), ac.asarray(x)))
+    with mpmath.workdps(40):
+        want = np.array([float(mpmath.expint(int(a), b)) for a, b in zip(n, x)])
+    _close(got, want, 1e-13)
+
+
+def test_ellipk_near_one_and_far_negative():
+    p = np.geomspace(1e-300, 1e300, 500)
+    _close(np.asarray(ac.special.ellipkm1(ac.asarray(p))), _sp("ellipkm1", p), 1e-14)
+    m = -np.geomspace(1e-10, 1e300, 500)
+    _close(np.asarray(ac.special.ellipk(ac.asarray(m))), _sp("ellipk", m), 1e-14)
+
+
+def test_spence_wide_range():
+    x = np.concatenate([np.geomspace(1e-300, 1e300, 2000), np.linspace(0.4, 2.1, 500)])
+    _close(np.asarray(ac.special.spence(ac.asarray(x))), _sp("spence", x), 1e-14, 1e-300)
+
+
+def test_hyp1f1_regions():
+    rng = np.random.default_rng(5)
+    a = rng.uniform(-10, 10, 3000)
+    b = rng.uniform(0.5, 10, 3000)
+    x = rng.uniform(-30, 30, 3000)
+    want = _sp("hyp1f1", a, b, x)
+    got = np.asarray(ac.special.hyp1f1(ac.asarray(a), ac.asarray(b), ac.asarray(x)))
+    # relative to the size of the terms (cancellation near the zeros of M for a < 0)
+    scale = np.maximum(np.abs(want), np.exp(np.minimum(np.abs(x), 0) ))
+    assert np.all(np.abs(got - want) <= 1e-9 * np.maximum(scale, np.abs(want)) + 1e-12)
+    # terminating polynomials and a == b
+    _close(np.asarray(ac.special.hyp1f1(-3.0, 2.5, ac.asarray([-4.0, 0.5, 7.0]))),
+           _sp("hyp1f1", -3.0, 2.5, np.array([-4.0, 0.5, 7.0])), 1e-14)
+
+
+def test_lpmv_negative_order_and_fractional_degree():
+    rng = np.random.default_rng(7)
+    m = rng.integers(-3, 4, 500).astype(np.float64)
+    v = rng.uniform(-4, 6, 500)
+    x = rng.uniform(-0.5, 0.99, 500)
+    want = _sp("lpmv", m, v, x)
+    got = np.asarray(ac.special.lpmv(ac.asarray(m), ac.asarray(v), ac.asarray(x)))
+    _close(got, want, 1e-9, 1e-10)
