@@ -186,9 +186,9 @@ void build_four_step(Plan<T>& plan) {
 // Bluestein result; computed in long double (64-bit mantissa on x86-64) and rounded once it
 // contributes nothing, which makes double-precision Bluestein ~20% more accurate (measured:
 // tests/test_fft_accuracy.py).  A plain recursive decimation-in-time transform over the
-// factors 2, 3, 5 of the 5-smooth length M: scalar and slow (~0.1 s for M = 2^18), so it is
+// factors 2, 3, 5 of the 5-smooth length M: scalar and slow (~0.1 s for M = 2^17), so it is
 // used up to kExactKernelMax and plans beyond keep the double kernel.
-constexpr int64_t kExactKernelMax = int64_t(1) << 18;
+constexpr int64_t kExactKernelMax = int64_t(1) << 17;
 
 using CLD = std::complex<long double>;
 
@@ -199,14 +199,26 @@ void ld_dft_rec(const CLD* in, int64_t stride, CLD* out, int64_t N, const std::v
   const int64_t m = N / p;
   for (int r = 0; r < p; ++r) ld_dft_rec(in + r * stride, stride * p, out + r * m, m, roots);
   const int64_t M = static_cast<int64_t>(roots.size()), step = M / N;
-  CLD y[5];
+  long double yr[5], yi[5];
   for (int64_t k = 0; k < m; ++k) {
     for (int q = 0; q < p; ++q) {
-      CLD acc = 0;
-      for (int r = 0; r < p; ++r) acc += roots[(r * (k + q * m) % N) * step] * out[r * m + k];
-      y[q] = acc;
+      long double ar = 0, ai = 0;
+      int64_t e = 0;  // r * (k + q*m) mod N
+      const int64_t de = k + q * m;
+      for (int r = 0; r < p; ++r) {
+        // Plain real arithmetic: std::complex<long double> products would go through the
+        // C99 NaN-checking __mulxc3.
+        const long double wr = roots[e * step].real(), wi = roots[e * step].imag();
+        const long double xr = out[r * m + k].real(), xi = out[r * m + k].imag();
+        ar += wr * xr - wi * xi;
+        ai += wr * xi + wi * xr;
+        e += de;
+        if (e >= N) e -= N;
+      }
+      yr[q] = ar;
+      yi[q] = ai;
     }
-    for (int q = 0; q < p; ++q) out[k + q * m] = y[q];
+    for (int q = 0; q < p; ++q) out[k + q * m] = CLD(yr[q], yi[q]);
   }
 }
 
