@@ -1,4 +1,5 @@
-// FFT: Bluestein's algorithm for lengths with a prime factor above kMaxDirectRadix.
+// FFT: Bluestein's algorithm for lengths whose large prime factors make direct passes costlier
+// (fft_plan.cpp, prefer_direct; e.g. primes above ~200).
 //
 // With t*k = (t^2 + k^2 - (k-t)^2) / 2 and the chirp c_t = exp(sign*i*pi*t^2/n),
 //     X_k = sum_t x_t exp(sign*2*pi*i*t*k/n) = c_k * sum_t (x_t c_t) conj(c_(k-t)),

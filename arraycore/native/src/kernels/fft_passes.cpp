@@ -10,6 +10,7 @@
 // whole contiguous blocks.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 #include "fft_exec.h"
@@ -138,33 +139,63 @@ inline void bfly5(U* ar, U* ai) {
   ar[3] = a2r + b2i; ai[3] = a2i - b2r;
 }
 
-// Odd radix p <= kMaxDirectRadix: pairs k and p-k share the cosine sums (O(p^2/2) work).
-// rr/ri: cos and sign*sin of 2*pi*t/p.
+// Odd radix p (any odd p up to kMaxDirectRadix): pairs k and p-k share the cosine sums
+// (O(p^2/2) work).  rr/ri: cos and sign*sin of 2*pi*t/p.  ws: workspace of 2*(p/2 + 1)
+// vectors (the sums and differences of the pairs).
+//
+// The long sums are accumulated in blocks of kSumBlock terms (two interleaved partial sums
+// inside a block, odd and even t), each block added to the running total: the rounding
+// error of an h-term sum then grows like sqrt(h / kSumBlock) rather than sqrt(h), which
+// keeps large direct radices (up to a few hundred) as accurate as pocketfft's.
+constexpr int kSumBlock = 8;
+
 template <class T, class U>
-inline void bfly_odd(U* ar, U* ai, int p, const T* rr, const T* ri) {
-  constexpr int kMax = kMaxDirectRadix;
+inline void bfly_odd(U* ar, U* ai, int p, const T* rr, const T* ri, U* ws) {
   const int h = (p - 1) / 2;
-  U sr[kMax / 2 + 1], si[kMax / 2 + 1], dr[kMax / 2 + 1], di[kMax / 2 + 1];
-  U y0r = ar[0], y0i = ai[0];
+  U* sr = ws;
+  U* si = sr + (h + 1);
+  U* dr = si + (h + 1);
+  U* di = dr + (h + 1);
   for (int t = 1; t <= h; ++t) {
     sr[t] = ar[t] + ar[p - t]; si[t] = ai[t] + ai[p - t];
     dr[t] = ar[t] - ar[p - t]; di[t] = ai[t] - ai[p - t];
-    y0r += sr[t]; y0i += si[t];
   }
   const U x0r = ar[0], x0i = ai[0];
-  for (int k = 1; k <= h; ++k) {
-    U accr = x0r, acci = x0i, br{}, bi{};
-    int idx = 0;
-    for (int t = 1; t <= h; ++t) {
-      idx += k;
-      if (idx >= p) idx -= p;
-      accr += sr[t] * rr[idx]; acci += si[t] * rr[idx];
-      br += dr[t] * ri[idx]; bi += di[t] * ri[idx];
+  {  // y_0 = x_0 + sum of the pair sums
+    U y0r = x0r, y0i = x0i;
+    for (int t0 = 1; t0 <= h; t0 += kSumBlock) {
+      const int t1 = std::min(h, t0 + kSumBlock - 1);
+      U br{}, bi{};
+      for (int t = t0; t <= t1; ++t) { br += sr[t]; bi += si[t]; }
+      y0r += br; y0i += bi;
     }
-    ar[k] = accr - bi; ai[k] = acci + br;
-    ar[p - k] = accr + bi; ai[p - k] = acci - br;
+    ar[0] = y0r; ai[0] = y0i;
   }
-  ar[0] = y0r; ai[0] = y0i;
+  for (int k = 1; k <= h; ++k) {
+    U accr = x0r, acci = x0i, sinr{}, sini{};
+    int idx = k;  // t*k mod p
+    for (int t0 = 1; t0 <= h; t0 += kSumBlock) {
+      const int t1 = std::min(h, t0 + kSumBlock - 1);
+      U cr1{}, ci1{}, br1{}, bi1{}, cr2{}, ci2{}, br2{}, bi2{};
+      int t = t0;
+      for (; t + 1 <= t1; t += 2) {
+        const T c1 = rr[idx], s1 = ri[idx];
+        idx += k; if (idx >= p) idx -= p;
+        const T c2 = rr[idx], s2 = ri[idx];
+        idx += k; if (idx >= p) idx -= p;
+        cr1 += sr[t] * c1; ci1 += si[t] * c1; br1 += dr[t] * s1; bi1 += di[t] * s1;
+        cr2 += sr[t + 1] * c2; ci2 += si[t + 1] * c2; br2 += dr[t + 1] * s2; bi2 += di[t + 1] * s2;
+      }
+      if (t <= t1) {
+        const T c1 = rr[idx], s1 = ri[idx];
+        idx += k; if (idx >= p) idx -= p;
+        cr1 += sr[t] * c1; ci1 += si[t] * c1; br1 += dr[t] * s1; bi1 += di[t] * s1;
+      }
+      accr += cr1 + cr2; acci += ci1 + ci2; sinr += br1 + br2; sini += bi1 + bi2;
+    }
+    ar[k] = accr - sini; ai[k] = acci + sinr;
+    ar[p - k] = accr + sini; ai[p - k] = acci - sinr;
+  }
 }
 
 template <class T, int Sign, int P, class U>
@@ -228,14 +259,79 @@ void pass_fixed(const Pass<T>& ps, const T* xr, const T* xi, T* yr, T* yi, PassG
   }
 }
 
+// Lanes of T widened to double (single-precision data in a double butterfly).
+template <int L, class U>
+inline auto widen(const U& v) {
+  if constexpr (L == 1) return static_cast<double>(v);
+  else return __builtin_convertvector(v, Vec<double, L>);
+}
+template <int L, class U, class W>
+inline U narrow(const W& v) {
+  if constexpr (L == 1) return static_cast<U>(v);
+  else return __builtin_convertvector(v, U);
+}
+
+// Generic odd radix of a single-precision plan with p >= kWideOddRadix: loads floats, runs the
+// butterfly and the twiddle product in double with double roots and twiddles, and rounds once
+// on the store.  The long cosine sums then cost no accuracy; the pass costs ~2x the float one,
+// and only lengths with a prime factor >= 17 have such a pass.
+template <int L>
+void pass_odd_wide(const Pass<float>& ps, const float* xr, const float* xi, float* yr, float* yi,
+                   PassGeom g) {
+  using V = Vec<float, L>;
+  const int p = ps.radix;
+  const int64_t s = g.s, m = g.m, in_step = s * m;
+  const double* rr = ps.wide_root_re.data();
+  const double* ri = ps.wide_root_im.data();
+  // Butterfly arrays (p inputs, p/2+1 pair sums and differences): too many for registers
+  // at any radix this pass serves, so they live in a cached scratch block.
+  ScratchBlock scratch(4 * (p + 2) * sizeof(Vec<double, L == 1 ? 2 : L>));
+  for (int64_t q = 0; q < m; ++q) {
+    const double* wr = ps.wide_tw_re.data() + q * (p - 1);
+    const double* wi = ps.wide_tw_im.data() + q * (p - 1);
+    const float* xr0 = xr + s * q;
+    const float* xi0 = xi + s * q;
+    float* yr0 = yr + s * p * q;
+    float* yi0 = yi + s * p * q;
+    auto body = [&]<class U, int W>(int64_t j) {
+      using D = decltype(widen<W>(U{}));
+      D* ar = reinterpret_cast<D*>(scratch.as<char>());
+      D* ai = ar + p;
+      for (int k = 0; k < p; ++k) {
+        ar[k] = widen<W>(vload<U>(xr0 + k * in_step + j));
+        ai[k] = widen<W>(vload<U>(xi0 + k * in_step + j));
+      }
+      bfly_odd<double>(ar, ai, p, rr, ri, ai + p);
+      if (q != 0) {
+        for (int k = 1; k < p; ++k) {
+          const D r = ar[k];
+          ar[k] = r * wr[k - 1] - ai[k] * wi[k - 1];
+          ai[k] = r * wi[k - 1] + ai[k] * wr[k - 1];
+        }
+      }
+      for (int k = 0; k < p; ++k) {
+        vstore(yr0 + k * s + j, narrow<W, U>(ar[k]));
+        vstore(yi0 + k * s + j, narrow<W, U>(ai[k]));
+      }
+    };
+    int64_t j = 0;
+    if constexpr (L > 1)
+      for (; j + L <= s; j += L) body.template operator()<V, L>(j);
+    for (; j < s; ++j) body.template operator()<float, 1>(j);
+  }
+}
+
 // Generic odd radix.
 template <class T, int L>
 void pass_odd(const Pass<T>& ps, const T* xr, const T* xi, T* yr, T* yi, PassGeom g) {
+  if constexpr (std::is_same_v<T, float>)
+    if (!ps.wide_root_re.empty()) return pass_odd_wide<L>(ps, xr, xi, yr, yi, g);
   using V = Vec<T, L>;
   const int p = ps.radix;
   const int64_t s = g.s, m = g.m, in_step = s * m;
   const T* rr = ps.root_re.data();
   const T* ri = ps.root_im.data();
+  ScratchBlock scratch(4 * (p + 2) * sizeof(Vec<T, L == 1 ? 2 : L>));
   for (int64_t q = 0; q < m; ++q) {
     const T* wr = ps.tw_re.data() + q * (p - 1);
     const T* wi = ps.tw_im.data() + q * (p - 1);
@@ -244,12 +340,13 @@ void pass_odd(const Pass<T>& ps, const T* xr, const T* xi, T* yr, T* yi, PassGeo
     T* yr0 = yr + s * p * q;
     T* yi0 = yi + s * p * q;
     auto body = [&]<class U>(int64_t j) {
-      U ar[kMaxDirectRadix], ai[kMaxDirectRadix];
+      U* ar = reinterpret_cast<U*>(scratch.as<char>());
+      U* ai = ar + p;
       for (int k = 0; k < p; ++k) {
         ar[k] = vload<U>(xr0 + k * in_step + j);
         ai[k] = vload<U>(xi0 + k * in_step + j);
       }
-      bfly_odd<T>(ar, ai, p, rr, ri);
+      bfly_odd<T>(ar, ai, p, rr, ri, ai + p);
       if (q != 0) {
         for (int k = 1; k < p; ++k) {
           const U r = ar[k];

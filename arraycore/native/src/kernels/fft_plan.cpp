@@ -5,6 +5,8 @@
 // reduced modulo the length, in long double for double plans and in double for float plans,
 // then rounded once: the tables carry no accumulated error (see docs/fft.md, "Accuracy").
 #include <cmath>
+#include <complex>
+#include <type_traits>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -66,13 +68,49 @@ std::vector<int> prime_factors(int64_t n) {
   return f;
 }
 
-// Radices of the Stockham passes, or empty when a prime factor is too large.
+// Smallest 2^a 3^b 5^c >= n.
+int64_t smooth_at_least(int64_t n) {
+  int64_t best = INT64_MAX;
+  for (int64_t p5 = 1; p5 < 2 * n + 8; p5 *= 5)
+    for (int64_t p35 = p5; p35 < 2 * n + 8; p35 *= 3) {
+      int64_t v = p35;
+      while (v < n) v *= 2;
+      best = std::min(best, v);
+    }
+  return best;
+}
+
+// Rough operation count of the Stockham passes for these prime factors: a radix-p pass does
+// ~p operations per element (fixed butterflies a little less, the generic one a little
+// more); powers of two count 1 per factor 2.
+double passes_cost(int64_t n, const std::vector<int>& primes) {
+  double c = 0;
+  for (int p : primes) c += p == 2 ? 1.0 : p <= 5 ? p : 1.1 * p;
+  return c * static_cast<double>(n);
+}
+
+// Direct passes or Bluestein, for a length with a prime factor above 16.  Direct generic
+// passes are the more accurate (measured with tests/test_fft_accuracy.py in double: about
+// half Bluestein's error at 4*179 or 18*181, where Bluestein sums the errors of three
+// transforms of twice the length), so they are used unless Bluestein is clearly cheaper:
+// its cost is counted as 12 passes-worth over its convolution length M (two transforms, the
+// kernel product and the chirps), a margin that keeps direct every length pocketfft
+// computes directly.
+bool prefer_direct(int64_t n, const std::vector<int>& primes) {
+  const int pmax = primes.empty() ? 1 : primes.back();
+  if (pmax <= 16) return true;
+  if (pmax > kMaxDirectRadix) return false;
+  const int64_t M = smooth_at_least(2 * n - 1);
+  return passes_cost(n, primes) <= 12.0 * passes_cost(M, prime_factors(M));
+}
+
+// Radices of the Stockham passes, or empty when Bluestein is the better choice.
 std::vector<int> choose_radices(int64_t n) {
   std::vector<int> primes = prime_factors(n);
+  if (!prefer_direct(n, primes)) return {};
   int twos = 0;
   std::vector<int> odd;
   for (int p : primes) {
-    if (p > kMaxDirectRadix) return {};
     if (p == 2) ++twos; else odd.push_back(p);
   }
   std::vector<int> r;
@@ -85,18 +123,6 @@ std::vector<int> choose_radices(int64_t n) {
   else if (twos == 1) r.push_back(2);
   for (int p : odd) r.push_back(p);
   return r;
-}
-
-// Smallest 2^a 3^b 5^c >= n.
-int64_t smooth_at_least(int64_t n) {
-  int64_t best = INT64_MAX;
-  for (int64_t p5 = 1; p5 < 2 * n + 8; p5 *= 5)
-    for (int64_t p35 = p5; p35 < 2 * n + 8; p35 *= 3) {
-      int64_t v = p35;
-      while (v < n) v *= 2;
-      best = std::min(best, v);
-    }
-  return best;
 }
 
 template <class T>
@@ -118,6 +144,18 @@ void build_stockham(Plan<T>& plan, const std::vector<int>& radices) {
       ps.root_re.resize(p);
       ps.root_im.resize(p);
       for (int t = 0; t < p; ++t) unit_root<T>(t, p, plan.sign, &ps.root_re[t], &ps.root_im[t]);
+      if (std::is_same_v<T, float> && p >= kWideOddRadix) {
+        ps.wide_root_re.resize(p);
+        ps.wide_root_im.resize(p);
+        for (int t = 0; t < p; ++t)
+          unit_root<double>(t, p, plan.sign, &ps.wide_root_re[t], &ps.wide_root_im[t]);
+        ps.wide_tw_re.resize(m * (p - 1));
+        ps.wide_tw_im.resize(m * (p - 1));
+        for (int64_t q = 0; q < m; ++q)
+          for (int k = 1; k < p; ++k)
+            unit_root<double>(q * k, len, plan.sign, &ps.wide_tw_re[q * (p - 1) + k - 1],
+                              &ps.wide_tw_im[q * (p - 1) + k - 1]);
+      }
     }
     plan.passes.push_back(std::move(ps));
   }
@@ -142,6 +180,91 @@ void build_four_step(Plan<T>& plan) {
                    &plan.tw4_im[k1 * plan.n2 + i2]);
 }
 
+// ---- the Bluestein kernel in extended precision ----
+//
+// The kernel's FFT is one of the three transforms whose rounding errors add up in a
+// Bluestein result; computed in long double (64-bit mantissa on x86-64) and rounded once it
+// contributes nothing, which makes double-precision Bluestein ~20% more accurate (measured:
+// tests/test_fft_accuracy.py).  A plain recursive decimation-in-time transform over the
+// factors 2, 3, 5 of the 5-smooth length M: scalar and slow (~0.1 s for M = 2^17), so it is
+// used up to kExactKernelMax and plans beyond keep the double kernel.
+constexpr int64_t kExactKernelMax = int64_t(1) << 17;
+
+using CLD = std::complex<long double>;
+
+// out[k] = sum_t in[t*stride] w^(t*k) for k < N, w = roots[M/N] (roots: w_M^j, j < M).
+void ld_dft_rec(const CLD* in, int64_t stride, CLD* out, int64_t N, const std::vector<CLD>& roots) {
+  if (N == 1) { out[0] = in[0]; return; }
+  const int p = N % 2 == 0 ? 2 : N % 3 == 0 ? 3 : 5;
+  const int64_t m = N / p;
+  for (int r = 0; r < p; ++r) ld_dft_rec(in + r * stride, stride * p, out + r * m, m, roots);
+  const int64_t M = static_cast<int64_t>(roots.size()), step = M / N;
+  long double yr[5], yi[5];
+  for (int64_t k = 0; k < m; ++k) {
+    for (int q = 0; q < p; ++q) {
+      long double ar = 0, ai = 0;
+      int64_t e = 0;  // r * (k + q*m) mod N
+      const int64_t de = k + q * m;
+      for (int r = 0; r < p; ++r) {
+        // Plain real arithmetic: std::complex<long double> products would go through the
+        // C99 NaN-checking __mulxc3.
+        const long double wr = roots[e * step].real(), wi = roots[e * step].imag();
+        const long double xr = out[r * m + k].real(), xi = out[r * m + k].imag();
+        ar += wr * xr - wi * xi;
+        ai += wr * xi + wi * xr;
+        e += de;
+        if (e >= N) e -= N;
+      }
+      yr[q] = ar;
+      yi[q] = ai;
+    }
+    for (int q = 0; q < p; ++q) out[k + q * m] = CLD(yr[q], yi[q]);
+  }
+}
+
+// Kernel b_u = conj(c_u) for |u| < n wrapped on M, transformed (forward) and divided by M.
+template <class T>
+void bluestein_kernel(int64_t n, int64_t M, int sign, std::vector<T>& kr, std::vector<T>& ki) {
+  kr.resize(M);
+  ki.resize(M);
+  auto chirp_index = [&](int64_t t) {  // t^2 mod 2n, exactly
+    return static_cast<int64_t>((static_cast<unsigned __int128>(t) * t) %
+                                static_cast<unsigned __int128>(2 * n));
+  };
+  if (std::is_same_v<T, double> && M <= kExactKernelMax) {
+    std::vector<CLD> roots(M), b(M, CLD(0)), out(M);
+    for (int64_t j = 0; j < M; ++j) {
+      long double r, i;
+      unit_root<long double>(j, M, -1, &r, &i);
+      roots[j] = CLD(r, i);
+    }
+    for (int64_t u = 0; u < n; ++u) {
+      long double r, i;
+      unit_root<long double>(chirp_index(u), 2 * n, -sign, &r, &i);  // conj(c_u)
+      b[u] = CLD(r, i);
+      if (u > 0) b[M - u] = b[u];
+    }
+    ld_dft_rec(b.data(), 1, out.data(), M, roots);
+    for (int64_t t = 0; t < M; ++t) {
+      kr[t] = static_cast<T>(out[t].real() / M);
+      ki[t] = static_cast<T>(out[t].imag() / M);
+    }
+    return;
+  }
+  // Double precision (exact enough for single-precision plans; large double plans).
+  std::vector<double> br(M, 0.0), bi(M, 0.0);
+  for (int64_t u = 0; u < n; ++u) {
+    unit_root<double>(chirp_index(u), 2 * n, -sign, &br[u], &bi[u]);
+    if (u > 0) { br[M - u] = br[u]; bi[M - u] = bi[u]; }
+  }
+  auto dplan = get_plan<double>(M, -1);
+  execute<double>(*dplan, br.data(), bi.data(), 1);
+  for (int64_t t = 0; t < M; ++t) {
+    kr[t] = static_cast<T>(br[t] / static_cast<double>(M));
+    ki[t] = static_cast<T>(bi[t] / static_cast<double>(M));
+  }
+}
+
 template <class T>
 void build_bluestein(Plan<T>& plan) {
   const int64_t n = plan.n;
@@ -152,29 +275,12 @@ void build_bluestein(Plan<T>& plan) {
   // chirp c_t = exp(sign*i*pi*t^2/n) = unit_root(t^2 mod 2n, 2n).
   plan.chirp_re.resize(n);
   plan.chirp_im.resize(n);
-  std::vector<double> cr(n), ci(n);
   for (int64_t t = 0; t < n; ++t) {
     const int64_t k = static_cast<int64_t>((static_cast<unsigned __int128>(t) * t) %
                                            static_cast<unsigned __int128>(2 * n));
-    unit_root<double>(k, 2 * n, plan.sign, &cr[t], &ci[t]);
-    plan.chirp_re[t] = static_cast<T>(cr[t]);
-    plan.chirp_im[t] = static_cast<T>(ci[t]);
+    unit_root<T>(k, 2 * n, plan.sign, &plan.chirp_re[t], &plan.chirp_im[t]);
   }
-  // Kernel b_u = conj(c_u) for |u| < n, wrapped cyclically; its FFT computed in double.
-  std::vector<double> br(M, 0.0), bi(M, 0.0);
-  for (int64_t u = 0; u < n; ++u) {
-    br[u] = cr[u];
-    bi[u] = -ci[u];
-    if (u > 0) { br[M - u] = cr[u]; bi[M - u] = -ci[u]; }
-  }
-  auto dplan = get_plan<double>(M, -1);
-  execute<double>(*dplan, br.data(), bi.data(), 1);
-  plan.kern_re.resize(M);
-  plan.kern_im.resize(M);
-  for (int64_t t = 0; t < M; ++t) {
-    plan.kern_re[t] = static_cast<T>(br[t] / static_cast<double>(M));
-    plan.kern_im[t] = static_cast<T>(bi[t] / static_cast<double>(M));
-  }
+  bluestein_kernel<T>(n, M, plan.sign, plan.kern_re, plan.kern_im);
 }
 
 template <class T>

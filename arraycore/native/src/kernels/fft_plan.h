@@ -23,6 +23,9 @@ struct Pass {
   std::vector<T> tw_im;
   std::vector<T> root_re;    // generic odd radix: cos / sign*sin of 2*pi*t/radix, t < radix
   std::vector<T> root_im;
+  // Single-precision plans, odd radix >= kWideOddRadix: the same roots and twiddles in double
+  // (the butterfly then runs in double, see fft_passes.cpp); empty otherwise.
+  std::vector<double> wide_tw_re, wide_tw_im, wide_root_re, wide_root_im;
 };
 
 template <class T>
@@ -59,9 +62,13 @@ std::shared_ptr<const Plan<T>> get_plan(int64_t n, int sign);
 int64_t plan_cache_size();
 void clear_plan_cache();
 
-// Largest prime factor handled by a direct (generic odd) radix pass; larger ones go through
-// Bluestein.
-constexpr int kMaxDirectRadix = 127;
+// Largest prime factor a direct (generic odd) radix pass may handle; above 16 the plan
+// compares its cost with Bluestein's (fft_plan.cpp, prefer_direct), which takes the rest.
+constexpr int kMaxDirectRadix = 4096;
+
+// Single-precision generic odd-radix butterflies from this radix up run in double: their
+// O(p) long cosine sums otherwise lose ~sqrt(p) ulps (docs/fft.md, "Accuracy").
+constexpr int kWideOddRadix = 17;
 
 // Lengths above this use the four-step split when transformed as a single line.
 constexpr int64_t kFourStepMin = 4096;

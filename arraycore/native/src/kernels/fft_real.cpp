@@ -19,6 +19,8 @@ namespace arraycore::native {
 namespace fft {
 namespace {
 
+constexpr int64_t kPairMinLength = 256;
+
 // X1 = (Z_k + conj Z_(n-k)) / 2 and X2 = (Z_k - conj Z_(n-k)) / (2i), k < h, times 2*half,
 // into split arrays of rows of B (vector loops over the batch).
 template <class T>
@@ -72,6 +74,15 @@ void pack_pairs(T* h1r, T* h1i, T* h2r, T* h2i, int64_t n, int64_t B, T* zr, T* 
   }
 }
 
+// Whether two real lines share one complex transform.  Pairing halves the cost but adds
+// the other line's rounding errors and one more rounding (the unpacking) to each result:
+// below kPairMinLength, where a transform rounds only a few times, that is measurably less
+// accurate than pocketfft's real transforms (up to ~1.2x its error; tests/
+// test_fft_accuracy.py), so short lines go one per complex line (full complex cost, which at
+// these lengths is mostly the copies anyway).  Above, paired lines stay within ~1.03x of
+// pocketfft's error (docs/fft.md, "Accuracy").
+inline bool pair_lines(int64_t n) { return n >= kPairMinLength; }
+
 template <class T>
 NdArray r2c(const NdArray& x, int axis, double scale_d) {
   const int64_t n = x.shape[axis], h = n / 2 + 1;
@@ -82,10 +93,26 @@ NdArray r2c(const NdArray& x, int axis, double scale_d) {
   if (L.count == 0) return out;
   auto plan_ptr = get_plan<T>(n, -1);
   const Plan<T>& plan = *plan_ptr;
-  const int64_t pairs = (L.count + 1) / 2;
-  const int64_t per_group = 2 * batch_lines(plan, pairs);
   const T* s = reinterpret_cast<const T*>(x.data());
   T* d = reinterpret_cast<T*>(out.data());
+  if (!pair_lines(n)) {
+    // One real line per complex line (zero imaginary parts): the butterflies then round
+    // exactly as a real transform would.
+    const int64_t per_line = batch_lines(plan, L.count);
+    const T scale = static_cast<T>(scale_d);
+    for_each_group(L.count, per_line, n, [&](int64_t l0, int64_t B) {
+      Scratch<T> buf(4 * n * B);
+      T* br = buf.data();
+      T* bi = br + n * B;
+      gather_real(s, L.in_off.data() + l0, B, B, n, L.in_stride, br);
+      std::fill(bi, bi + n * B, T(0));
+      auto [zr, zi] = execute_to(plan, br, bi, bi + n * B, bi + 2 * n * B, B);
+      scatter_complex(d, L.out_off.data() + l0, B, B, n / 2 + 1, L.out_stride, zr, zi, scale);
+    });
+    return out;
+  }
+  const int64_t pairs = (L.count + 1) / 2;
+  const int64_t per_group = 2 * batch_lines(plan, pairs);
   const T half = static_cast<T>(0.5 * scale_d);
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t cnt) {
     const int64_t B = (cnt + 1) / 2;  // line l0+b -> real part, line l0+B+b -> imaginary part
@@ -117,13 +144,15 @@ NdArray c2r(const NdArray& x, int axis, int64_t n, double scale_d) {
   if (L.count == 0) return out;
   auto plan_ptr = get_plan<T>(n, 1);
   const Plan<T>& plan = *plan_ptr;
-  const int64_t pairs = (L.count + 1) / 2;
-  const int64_t per_group = 2 * batch_lines(plan, pairs);
+  const int64_t pairs = pair_lines(n) ? (L.count + 1) / 2 : L.count;
+  const int64_t per_group = (pair_lines(n) ? 2 : 1) * batch_lines(plan, pairs);
   const T* s = reinterpret_cast<const T*>(x.data());
   T* d = reinterpret_cast<T*>(out.data());
   const T scale = static_cast<T>(scale_d);
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t cnt) {
-    const int64_t B = (cnt + 1) / 2;
+    // Paired: line l0+b -> real part, line l0+B+b -> imaginary part.  Unpaired: every line
+    // with a zero partner.
+    const int64_t B = pair_lines(n) ? (cnt + 1) / 2 : cnt;
     const int64_t h = n / 2 + 1;
     Scratch<T> buf(4 * n * B + 4 * h * B);
     T* br = buf.data();
