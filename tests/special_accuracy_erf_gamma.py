@@ -167,3 +167,6 @@ def build(add):
     add(Spec("expit", _expit, (("uniform", -80.0, 40.0),), "x in [-80, 40]"))
     add(Spec("logit", _logit, (("uniform", 0.0, 1.0),), "p in (0, 1)"))
     add(Spec("log_expit", _log_expit, (("uniform", -100.0, 100.0),), "x in [-100, 100]"))
+    add(Spec("gammasgn", lambda x: mpmath.sign(mpmath.gamma(x)),
+             (("uniform", -60.0, 60.0),), "x in [-60, 60] (non-integers)",
+             notes="exactly +-1"))

@@ -21,6 +21,20 @@ def _shift(f):
     return lambda x, n: f(n, 2 * x - 1)
 
 
+# Chebyshev polynomials of the third and fourth kinds, x = cos t (Mason & Handscomb, 1.2):
+# V_n(x) = cos((n + 1/2) t) / cos(t / 2), W_n(x) = sin((n + 1/2) t) / sin(t / 2).
+def _chebyv(n, x):
+    t = mpmath.acos(x)
+    return mpmath.cos((n + mpmath.mpf(0.5)) * t) / mpmath.cos(t / 2)
+
+
+def _chebyw(n, x):
+    t = mpmath.acos(x)
+    if t == 0:
+        return mpmath.mpf(2 * n + 1)
+    return mpmath.sin((n + mpmath.mpf(0.5)) * t) / mpmath.sin(t / 2)
+
+
 def build(add):
     add(Spec("exp1", mpmath.e1, (("log", 1e-6, 700.0),), "x in [1e-6, 700]"))
     add(Spec("expi", mpmath.ei, (("uniform", -700.0, -1e-3),), "x in [-700, -1e-3]"))
@@ -34,8 +48,10 @@ def build(add):
              "n in 0..30, x in [1e-3, 100]"))
     add(Spec("ellipk", mpmath.ellipk, (("uniform", -100.0, 0.999),), "m in [-100, 0.999]"))
     add(Spec("ellipkm1", lambda p: mpmath.pi / (2 * mpmath.agm(1, mpmath.sqrt(p))),
-             (("log", 1e-300, 1e3),),
-             "p in [1e-300, 1e3]"))
+             (("log", 1e-300, 1e3),), "p in [1e-300, 1e3]", dtypes=("float64",)))
+    add(Spec("ellipkm1", lambda p: mpmath.pi / (2 * mpmath.agm(1, mpmath.sqrt(p))),
+             (("log", 1e-37, 1e3),), "p in [1e-37, 1e3] (float32 range)",
+             dtypes=("float32",)))
     add(Spec("spence", _spence, (("log", 1e-6, 1e6),), "x in [1e-6, 1e6]"))
     add(Spec("hyp1f1", mpmath.hyp1f1,
              (("uniform", 0.1, 10.0), ("uniform", 0.5, 10.0), ("uniform", 0.0, 30.0)),
@@ -52,6 +68,11 @@ def build(add):
         ("chebyshev_polynomial_u", lambda x, n: mpmath.chebyu(n, x), -1.0, 1.0, 1.0),
         ("legendre_polynomial_p", lambda x, n: mpmath.legendre(n, x), -1.0, 1.0, 1.0),
         ("shifted_chebyshev_polynomial_t", _shift(mpmath.chebyt), 0.0, 1.0, 1.0),
+        ("chebyshev_polynomial_v", lambda x, n: _chebyv(n, x), -0.999, 1.0, 1.0),
+        ("chebyshev_polynomial_w", lambda x, n: _chebyw(n, x), -1.0, 1.0, 1.0),
+        ("shifted_chebyshev_polynomial_u", _shift(mpmath.chebyu), 0.0, 1.0, 1.0),
+        ("shifted_chebyshev_polynomial_v", _shift(_chebyv), 0.0005, 1.0, 1.0),
+        ("shifted_chebyshev_polynomial_w", _shift(_chebyw), 0.0, 1.0, 1.0),
         ("hermite_polynomial_he", lambda x, n: mpmath.hermite(n, x / mpmath.sqrt(2))
          * mpmath.mpf(2) ** (-n / mpmath.mpf(2)), -3.0, 3.0, 1.0),
         ("hermite_polynomial_h", lambda x, n: mpmath.hermite(n, x), -3.0, 3.0, 1.0),

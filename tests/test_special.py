@@ -181,8 +181,30 @@ def _reference_exclusions():
 EXCLUDE = _reference_exclusions()
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("op", OPS, ids=IDS)
+# Special values where arraycore does not yet follow SciPy (issue 9 stays open for them):
+# each is an expected failure, strict, so fixing one makes the test say so.
+SPECIAL_VALUE_GAPS = {
+    "hyp1f1": "limits at infinite a or b (1F1(-1; -inf; x) = 1, 1F1(inf; inf; x) = e^x) and "
+              "x = -inf differ from SciPy",
+    "lpmv": "x outside (-1, 1), x = -1 and infinite m or v do not follow SciPy's conventions",
+    "fdtri": "fdtri(1e30, 1e-30, 1e-30) = 3e-45 where SciPy gives 6.07e-30; at 1e30 degrees "
+             "of freedom the two differ by 2e-10 relative (arraycore's root agrees with "
+             "mpmath there; the first point is not yet settled)",
+}
+
+
+def _special_value_params():
+    out = []
+    for op in OPS:
+        for dtype in DTYPES:
+            marks = ()
+            if op.name in SPECIAL_VALUE_GAPS:
+                marks = pytest.mark.xfail(strict=True, reason=SPECIAL_VALUE_GAPS[op.name])
+            out.append(pytest.param(op, dtype, id=f"{op.name}-{dtype}", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("op,dtype", _special_value_params())
 def test_special_values_match_scipy(op, dtype):
     """Every combination of the special values: NaN positions, infinities (with sign) and
     the sign of zeros as SciPy (in float64, rounded to the dtype); finite values to the
