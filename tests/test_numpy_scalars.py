@@ -119,6 +119,14 @@ def test_operators_promote_as_numpy_2(symbol, rng):
                 if (isinstance(expected, np.ndarray) and expected.dtype.kind == "f"
                         and expected.dtype.itemsize == 2):
                     continue  # float16 result (int8 / uint8 with float16 rules): no float16
+                if (symbol == "**" and isinstance(expected, np.ndarray)
+                        and expected.dtype == np.complex64):
+                    # arraycore's complex64 pow is computed in double (0.5 ulp); NumPy's
+                    # loses ~15 ulp, so the reference is NumPy in complex128, rounded.
+                    with np.errstate(all="ignore"):
+                        expected = f(np.asarray(lhs_np, dtype=np.complex128),
+                                     np.asarray(rhs_np, dtype=np.complex128)
+                                     ).astype(np.complex64)
                 what = f"{name} array, {np.dtype(t).name} scalar, {order} {symbol}"
                 check_like_numpy(lambda: f(lhs, rhs), expected, what)
 
@@ -223,8 +231,14 @@ def test_numpy_functions_stay_numpy():
     """np.add(x, 1), np.exp(x): NumPy's functions on NumPy's zero-copy view, NumPy results
     (the documented choice: no __array_ufunc__/__array_wrap__); np.asarray is zero-copy."""
     x = ac.asarray([1.0, 2.0, 3.0])
-    for r in (np.add(x, 1), np.exp(x), np.multiply(np.float64(2), x), np.sum(x) * np.ones(1)):
+    for r in (np.add(x, 1), np.exp(x), np.multiply(np.float64(2), x)):
         assert type(r) is np.ndarray
+    # NumPy's reductions call the array's own method when it has one (x.sum(axis=None,
+    # out=None), as for PyTorch tensors): those give arraycore results.
+    s = np.sum(x)
+    assert type(s) is ac.Array and float(s) == 6.0
+    assert float(np.max(x)) == 3.0 and int(np.argmax(x)) == 2
+    np.testing.assert_allclose(float(np.std(x, ddof=1)), 1.0)
     np.testing.assert_array_equal(np.add(x, 1), [2.0, 3.0, 4.0])
     v = np.asarray(x)
     assert np.shares_memory(v, np.asarray(x))

@@ -306,8 +306,10 @@ def test_scipy_dispatches_to_arraycore_special():
     """With SCIPY_ARRAY_API=1, SciPy resolves each of its 91 array-API special functions
     to arraycore.special.<name> for arraycore arrays (its resolution, not just the values)."""
     import json
+
+    from conftest import child_process_options
     r = subprocess.run([sys.executable, "-c", _DISPATCH], capture_output=True, text=True,
-                       timeout=300)
+                       timeout=300, **child_process_options())
     assert r.returncode == 0, r.stderr[-3000:]
     res = json.loads(r.stdout.strip().splitlines()[-1])
     assert res.pop("__call_returns_arraycore__")

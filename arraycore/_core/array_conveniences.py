@@ -97,20 +97,39 @@ def copy(self):
     return _NS.astype(self, self.dtype, copy=True)
 
 
-def _reduction(name):
-    def method(self, axis=None, keepdims=False, **kwargs):
-        return getattr(_NS, name)(self, axis=axis, keepdims=keepdims, **kwargs)
+def _no_out(name, out):
+    # NumPy's np.sum(x), np.max(x), ... call x.sum(axis=..., out=None, ...) on array types
+    # other than its own (as for PyTorch tensors), so the methods take NumPy's out= too.
+    if out is not None:
+        raise TypeError(f"{name}: out= is not supported (arraycore arrays are results, "
+                        f"not output buffers)")
+
+
+def _with_dtype(x, dtype):
+    return x if dtype is None else _NS.astype(x, dtype)
+
+
+def _reduction(name, takes_dtype):
+    def method(self, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
+        _no_out(name, out)
+        f = getattr(_NS, name)
+        if takes_dtype and dtype is not None:
+            return f(self, axis=axis, dtype=dtype, keepdims=keepdims, **kwargs)
+        return f(_with_dtype(self, dtype), axis=axis, keepdims=keepdims, **kwargs)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"x.{name}(axis=None, keepdims=False, ...): arraycore.{name}(x, ...)."
     return method
 
 
 def _spread(name):
-    def method(self, axis=None, keepdims=False, *, ddof=None, correction=None):
+    def method(self, axis=None, dtype=None, out=None, ddof=None, keepdims=False, *,
+               correction=None):
+        _no_out(name, out)
         if ddof is not None and correction is not None:
             raise TypeError(f"{name}: give ddof or correction, not both")
         c = ddof if ddof is not None else (correction if correction is not None else 0)
-        return getattr(_NS, name)(self, axis=axis, keepdims=keepdims, correction=c)
+        return getattr(_NS, name)(_with_dtype(self, dtype), axis=axis, keepdims=keepdims,
+                                  correction=c)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"x.{name}(axis=None, keepdims=False, ddof=0): arraycore.{name} with "
                       f"correction=ddof (NumPy's default 0; PyTorch's default is 1).")
@@ -118,8 +137,18 @@ def _spread(name):
 
 
 def _index_reduction(name):
-    def method(self, axis=None, keepdims=False):
+    def method(self, axis=None, out=None, *, keepdims=False):
+        _no_out(name, out)
         return getattr(_NS, name)(self, axis=axis, keepdims=keepdims)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"x.{name}(axis=None, keepdims=False): arraycore.{name}(x, ...)."
+    return method
+
+
+def _extremum(name):
+    def method(self, axis=None, out=None, keepdims=False, **kwargs):
+        _no_out(name, out)
+        return getattr(_NS, name)(self, axis=axis, keepdims=keepdims, **kwargs)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"x.{name}(axis=None, keepdims=False): arraycore.{name}(x, ...)."
     return method
@@ -129,7 +158,9 @@ _NS = None
 METHODS = {
     "item": item, "tolist": tolist, "numpy": numpy, "__format__": __format__,
     "astype": astype, "reshape": reshape, "flatten": flatten, "copy": copy,
-    **{n: _reduction(n) for n in ("sum", "mean", "prod", "max", "min", "all", "any")},
+    **{n: _reduction(n, True) for n in ("sum", "prod")},
+    "mean": _reduction("mean", False),
+    **{n: _extremum(n) for n in ("max", "min", "all", "any")},
     **{n: _spread(n) for n in ("std", "var")},
     **{n: _index_reduction(n) for n in ("argmax", "argmin")},
 }
