@@ -37,8 +37,13 @@ class RemovableHandle:
     """Returned by the `register_*_hook` methods: `handle.remove()` (or leaving a `with`
     block) unregisters the hook.
 
-    >>> h = module.register_forward_hook(lambda m, args, out: None)
+    >>> import arraycore as ac
+    >>> seq = ac.nn.Sequential()
+    >>> h = seq.register_forward_hook(lambda m, args, out: print("called"))
+    >>> _ = seq(1)
+    called
     >>> h.remove()
+    >>> _ = seq(1)
     """
 
     _next_id = itertools.count()
