@@ -574,3 +574,26 @@ def test_modules_work_under_transforms_of_their_inputs():
     g = ac.func.vmap(ac.func.grad(lambda xi: ac.sum(m(xi))))(x)
     np.testing.assert_allclose(np.asarray(g), np.tile(np.asarray(ac.sum(m.weight, axis=0)),
                                                       (4, 1)), rtol=1e-6)
+
+
+def test_buffer_marker_like_torch():
+    for lib in ("ac", "torch"):
+        tnn = nn if lib == "ac" else torch.nn
+        z = (lambda n: ac.zeros(n, dtype=F32)) if lib == "ac" else torch.zeros
+
+        class M(tnn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = tnn.Buffer(z(2))
+                self.b = tnn.Buffer(z(3), persistent=False)
+
+        m = M()
+        r = ([n for n, _ in m.named_buffers()], list(m.state_dict()))
+        if lib == "ac":
+            got, am = r, m
+        else:
+            assert got == r
+    am.a = ac.ones(2, dtype=F32)  # a plain array replaces a registered buffer
+    assert float(ac.sum(am.a)) == 2 and "a" in am._buffers
+    with pytest.raises(TypeError, match="Buffer"):
+        nn.Buffer([1, 2])

@@ -21,7 +21,7 @@ from ...native import _native
 from ...autodiff.tracer import Tracer
 from ...autodiff.grad_mode import no_grad
 from .._inplace import assign_
-from ..parameter import Parameter, _mark, is_parameter
+from ..parameter import Parameter, _mark, buffer_persistence, is_parameter
 
 Array = _native.Array
 
@@ -339,6 +339,13 @@ class Module:
                 raise TypeError(f"cannot assign '{type(value).__name__}' as parameter "
                                 f"'{name}' (ac.nn.Parameter or None expected)")
             params[name] = None
+            return
+        persistent = buffer_persistence(value) if _is_array(value) else None
+        if persistent is not None:  # an nn.Buffer(...) registers as a buffer
+            if params is None:
+                raise AttributeError("cannot assign buffers before Module.__init__() call")
+            self._remove_from(name, d, keep="_buffers")
+            self.register_buffer(name, value, persistent=persistent)
             return
         modules = d.get("_modules")
         if isinstance(value, Module):
