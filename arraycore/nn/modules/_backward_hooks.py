@@ -13,7 +13,6 @@ from __future__ import annotations
 from ...autodiff.function import Function
 from ...autodiff.grad_mode import is_grad_enabled
 from ...autodiff.state import STATE
-from ...autodiff.tracer import Tracer
 from ...native import _native
 
 Array = _native.Array
@@ -120,5 +119,3 @@ def active() -> bool:
     """Backward hooks run on the tape only (grad mode on, no transform level)."""
     return is_grad_enabled() and not STATE.stack
 
-
-_ = Tracer

@@ -22,7 +22,7 @@ from ...autodiff.tracer import Tracer
 from ...autodiff.grad_mode import no_grad
 from . import _backward_hooks as _bw_hooks
 from .._inplace import assign_
-from ..parameter import Parameter, _mark, buffer_persistence, is_parameter
+from ..parameter import Parameter, buffer_persistence, is_parameter
 
 Array = _native.Array
 
@@ -884,5 +884,3 @@ def _check_device(device):
     if name.split(":")[0] not in ("cpu", "CPU"):
         raise ValueError(f"to(): arraycore runs on the CPU only, got device {device!r}")
 
-
-_ = _mark
