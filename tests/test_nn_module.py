@@ -278,6 +278,8 @@ def test_load_state_dict_from_torch_directly():
             p.add_(torch.randn_like(p))
         t.stats.running.fill_(3.0)
         t.stats.steps.fill_(7)
+    via_dlpack = {k: ac.from_dlpack(v) for k, v in t.state_dict().items()}
+    assert a.load_state_dict(via_dlpack).missing_keys == []
     res = a.load_state_dict(t.state_dict())  # torch tensors go through ac.asarray (DLPack)
     assert res.missing_keys == [] and res.unexpected_keys == []
     assert repr(res) == "<All keys matched successfully>"
