@@ -621,3 +621,43 @@ def test_vmap_randomness_under_grad():
     loc.requires_grad_()
     ac.sum(gen.normal(loc, 2.0)).backward()
     np.testing.assert_allclose(npa(loc.grad), np.ones(3))
+
+
+def test_vmap_shuffle_choice_chunks():
+    x = ac.reshape(ac.arange(40.0), (5, 8))
+
+    def shuffled(r):
+        r = r * 1.0
+        ac.random.shuffle(r)
+        return r
+
+    out = npa(ac.func.vmap(shuffled, randomness="different")(x))
+    np.testing.assert_array_equal(np.sort(out, axis=1), npa(x))
+    perms = out - npa(x)[:, :1]
+    assert len({tuple(r) for r in perms.tolist()}) > 1
+    out = npa(ac.func.vmap(shuffled, randomness="same")(x))
+    perms = out - npa(x)[:, :1]
+    assert len({tuple(r) for r in perms.tolist()}) == 1
+    # choice with p, with and without replacement, per batch element
+    pop = ac.asarray([1.0, 2.0, 3.0, 4.0])
+    for replace in (True, False):
+        f = lambda v: v + ac.random.choice(pop, size=3, replace=replace,  # noqa: E731
+                                           p=[0.1, 0.2, 0.3, 0.4])
+        out = npa(ac.func.vmap(f, randomness="different")(ac.zeros((6, 3))))
+        assert out.shape == (6, 3) and set(out.ravel().tolist()) <= {1.0, 2.0, 3.0, 4.0}
+        if not replace:
+            assert all(len(set(r)) == 3 for r in out.tolist())
+    # chunked vmap: still one independent draw per element
+    out = npa(ac.func.vmap(_noise, randomness="different", chunk_size=2)(ac.zeros((5, 3))))
+    assert len({tuple(r) for r in out.tolist()}) == 5
+    # an output that does not depend on the input
+    out = npa(ac.func.vmap(lambda v: ac.random.normal(size=3), randomness="same")(ac.zeros((4, 2))))
+    assert out.shape == (4, 3) and np.all(out == out[0])
+
+
+def test_numpy_scalar_parameters_are_exact():
+    g = ac.random.Generator(23)
+    x = npa(g.integers(np.uint64(2 ** 64 - 2), np.uint64(2 ** 64 - 1), size=200, endpoint=True,
+                       dtype=ac.uint64))
+    assert set(x.tolist()) == {2 ** 64 - 2, 2 ** 64 - 1}
+    assert g.normal(np.float32(1.0), np.float64(0.5), size=2).shape == (2,)
