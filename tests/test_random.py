@@ -661,3 +661,54 @@ def test_numpy_scalar_parameters_are_exact():
                        dtype=ac.uint64))
     assert set(x.tolist()) == {2 ** 64 - 2, 2 ** 64 - 1}
     assert g.normal(np.float32(1.0), np.float64(0.5), size=2).shape == (2,)
+
+
+# --- exhaustive checks (pytest --runslow) ---------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_normal_large_sample_tails(dt):
+    """10^7 values: KS, and the counts beyond 3, 4 and 5 sigma against the binomial."""
+    z = npa(ac.random.Generator(100).standard_normal(10_000_000, dtype=getattr(ac, dt)))
+    z = z.astype(np.float64)
+    assert stats.kstest(z[:2_000_000], "norm").pvalue > 1e-4
+    for t in (3.0, 4.0, 5.0):
+        k = np.sum(np.abs(z) > t)
+        expect = z.size * 2 * stats.norm.sf(t)
+        assert abs(k - expect) < 5 * math.sqrt(expect) + 2, (t, k, expect)
+    # Symmetric and uncorrelated pairs (cos and sin of one Box-Muller pair)
+    assert abs(np.corrcoef(z[0::2], z[1::2])[0, 1]) < 5 / math.sqrt(z.size / 2)
+    assert abs(np.corrcoef(z[0::2] ** 2, z[1::2] ** 2)[0, 1]) < 5 / math.sqrt(z.size / 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(5))
+def test_distributions_many_seeds(seed):
+    g = ac.random.Generator(seed)
+    for dt in (ac.float32, ac.float64):
+        assert stats.kstest(npa(g.random(500_000, dtype=dt)), "uniform").pvalue > 1e-4
+        assert stats.kstest(npa(g.standard_normal(500_000, dtype=dt)), "norm").pvalue > 1e-4
+    x = npa(g.truncated_normal(0.0, 1.0, -0.5, 2.5, size=300_000))
+    assert stats.kstest(x, stats.truncnorm(-0.5, 2.5).cdf).pvalue > 1e-4
+    y = npa(g.integers(0, 1000, size=1_000_000))
+    assert _chi2_uniform(y, 1000) > 1e-4
+    p = npa(g.permutation(5))
+    assert sorted(p.tolist()) == list(range(5))
+
+
+@pytest.mark.slow
+def test_thread_independence_many_sizes():
+    old = ac.get_num_threads()
+    try:
+        for n in (1, 255, 256, 257, 32_767, 32_768, 32_769, 1_000_003):
+            res = []
+            for t in (1, 2, 3):
+                ac.set_num_threads(t)
+                g = ac.random.Generator(n)
+                res.append([npa(g.standard_normal(n, dtype=ac.float32)), npa(g.random(n)),
+                            npa(g.integers(0, 7, size=n, dtype=ac.int8))])
+            for r in res[1:]:
+                for a, b in zip(res[0], r):
+                    np.testing.assert_array_equal(a, b)
+    finally:
+        ac.set_num_threads(old)
