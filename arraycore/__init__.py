@@ -64,3 +64,19 @@ __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_thr
                             "set_num_threads", "no_grad", "enable_grad", "set_grad_enabled",
                             "inference_mode", "is_grad_enabled", "autograd", "func", "linalg",
                             "fft", "special"]
+
+
+# Subpackages imported on first use (`ac.nn`), so `import arraycore` does not pay for them.
+# Each is also importable directly (`import arraycore.nn`, `from arraycore import nn`).
+_LAZY_SUBMODULES = {"nn"}
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'arraycore' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_SUBMODULES)
