@@ -20,7 +20,7 @@ class _NormBase(Module):
     """Parameters and buffers shared by batch and instance norm (torch's _NormBase)."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
-                 track_running_stats=True, device=None, dtype=None):
+                 track_running_stats=True, device=None, dtype=None, *, bias=True):
         super().__init__()
         xp = _ns()
         _init.check_device(device, type(self).__name__)
@@ -32,7 +32,10 @@ class _NormBase(Module):
         self.track_running_stats = track_running_stats
         if affine:
             self.weight = Parameter(xp.empty((self.num_features,), dtype=dt))
-            self.bias = Parameter(xp.empty((self.num_features,), dtype=dt))
+            if bias:
+                self.bias = Parameter(xp.empty((self.num_features,), dtype=dt))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -58,11 +61,13 @@ class _NormBase(Module):
         self.reset_running_stats()
         if self.affine:
             _init.constant_(self.weight, 1.0)
-            _init.constant_(self.bias, 0.0)
+            if self.bias is not None:
+                _init.constant_(self.bias, 0.0)
 
     def extra_repr(self):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
-                f"affine={self.affine}, track_running_stats={self.track_running_stats}")
+                f"affine={self.affine}, bias={self.bias is not None}, "
+                f"track_running_stats={self.track_running_stats}")
 
 
 class _BatchNorm(_NormBase):

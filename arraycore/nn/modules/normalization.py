@@ -60,7 +60,7 @@ class LayerNorm(Module):
 
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, "
-                f"elementwise_affine={self.elementwise_affine}")
+                f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
 
 
 class GroupNorm(Module):
@@ -74,7 +74,7 @@ class GroupNorm(Module):
     """
 
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
-                 dtype=None):
+                 dtype=None, *, bias=True):
         super().__init__()
         xp = _ns()
         _init.check_device(device, "GroupNorm")
@@ -87,7 +87,10 @@ class GroupNorm(Module):
         self.affine = affine
         if affine:
             self.weight = Parameter(xp.ones((num_channels,), dtype=dt))
-            self.bias = Parameter(xp.zeros((num_channels,), dtype=dt))
+            if bias:
+                self.bias = Parameter(xp.zeros((num_channels,), dtype=dt))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -95,13 +98,15 @@ class GroupNorm(Module):
     def reset_parameters(self):
         if self.affine:
             _init.constant_(self.weight, 1.0)
-            _init.constant_(self.bias, 0.0)
+            if self.bias is not None:
+                _init.constant_(self.bias, 0.0)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
 
 
 class RMSNorm(Module):
