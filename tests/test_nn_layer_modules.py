@@ -14,32 +14,18 @@ import torch
 import arraycore as ac
 import arraycore.nn as nn
 import arraycore.nn.functional as F
-from arraycore.nn.modules import _layer_init
 
 HAS_RANDOM = hasattr(ac, "random") and hasattr(getattr(ac, "random"), "get_global_generator")
 
 
 @pytest.fixture(autouse=True)
 def _initialiser(monkeypatch):
-    """Until ac.random is merged, layers are initialised from a test-side NumPy generator
-    (the values are replaced by torch's weights in every comparison below)."""
-    if HAS_RANDOM:
-        yield
-        return
-    rng = np.random.default_rng(0)
-
-    def uniform_(p, low, high):
-        with ac.no_grad():
-            p[...] = ac.asarray(rng.uniform(low, high, p.shape).astype(np.dtype(str(p.dtype))))
-        return p
-
-    def normal_(p, mean=0.0, std=1.0):
-        with ac.no_grad():
-            p[...] = ac.asarray(rng.normal(mean, std, p.shape).astype(np.dtype(str(p.dtype))))
-        return p
-
-    monkeypatch.setattr(_layer_init, "uniform_", uniform_)
-    monkeypatch.setattr(_layer_init, "normal_", normal_)
+    """Until ac.random is merged, nn.init draws from a NumPy Generator (nn.init accepts any
+    object with NumPy Generator's methods); every comparison below copies torch's weights."""
+    if not HAS_RANDOM:
+        import arraycore.nn.init as init
+        rng = np.random.default_rng(0)
+        monkeypatch.setattr(init, "_generator", lambda g: rng if g is None else g)
     yield
 
 
