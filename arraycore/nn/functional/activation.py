@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import warnings
 
+from ...autodiff.function import Function
+from ...autodiff.tracer import Tracer
 from ._layer_utils import check_array, check_floating, check_same_dtype, ns
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "elu", "elu_",
@@ -426,6 +428,81 @@ def _shifted(xp, x, axis):
     return x - m
 
 
+def _log_softmax_values(xp, x, axis):
+    t = _shifted(xp, x, axis)
+    return t - xp.log(xp.sum(xp.exp(t), axis=axis, keepdims=True))
+
+
+def _softmax_values(xp, x, axis):
+    e = xp.exp(_shifted(xp, x, axis))
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+def _traced(x):
+    return isinstance(x, Tracer) or getattr(x, "_ad", None) is not None
+
+
+# Note [softmax as one tape node]: log_softmax and softmax are autograd.Functions with their
+# closed-form derivatives (PyTorch's _log_softmax_backward_data / _softmax_backward_data):
+#   log_softmax: vjp g - exp(y) sum(g),  jvp t - sum(exp(y) t)
+#   softmax:     vjp y (g - sum(g y)),    jvp y (t - sum(y t))
+# so the tape records one node instead of the eight ops of the max-shifted composite, and the
+# backward is three ops.  The rules are namespace ops, so double backward, jvp and vmap work.
+
+class _LogSoftmax(Function):
+    @staticmethod
+    def forward(x, dim):
+        return _log_softmax_values(ns(), x, dim)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.dim = inputs[1]
+        ctx.save_for_backward(output)
+
+    @staticmethod
+    def backward(ctx, g):
+        xp = ns()
+        (y,) = ctx.saved_tensors
+        return g - xp.exp(y) * xp.sum(g, axis=ctx.dim, keepdims=True), None
+
+    @staticmethod
+    def jvp(ctx, t, _t_dim):
+        xp = ns()
+        (y,) = ctx.saved_tensors
+        return t - xp.sum(xp.exp(y) * t, axis=ctx.dim, keepdims=True)
+
+    @staticmethod
+    def vmap(info, in_dims, x, dim):
+        return _LogSoftmax.apply(ns().moveaxis(x, in_dims[0], 0), dim + 1), 0
+
+
+class _Softmax(Function):
+    @staticmethod
+    def forward(x, dim):
+        return _softmax_values(ns(), x, dim)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.dim = inputs[1]
+        ctx.save_for_backward(output)
+
+    @staticmethod
+    def backward(ctx, g):
+        xp = ns()
+        (y,) = ctx.saved_tensors
+        return y * (g - xp.sum(g * y, axis=ctx.dim, keepdims=True)), None
+
+    @staticmethod
+    def jvp(ctx, t, _t_dim):
+        xp = ns()
+        (y,) = ctx.saved_tensors
+        return y * (t - xp.sum(y * t, axis=ctx.dim, keepdims=True))
+
+    @staticmethod
+    def vmap(info, in_dims, x, dim):
+        return _Softmax.apply(ns().moveaxis(x, in_dims[0], 0), dim + 1), 0
+
+
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / sum(exp(x)) along `dim`, shifted by the maximum (torch.nn.functional.softmax;
     dim=None picks PyTorch's legacy dimension with its deprecation warning).
@@ -441,8 +518,9 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
         return xp.exp(input - input)
     if input.size == 0:
         return input
-    e = xp.exp(_shifted(xp, input, d))
-    return e / xp.sum(e, axis=d, keepdims=True)
+    if _traced(input):
+        return _Softmax.apply(input, d)
+    return _softmax_values(xp, input, d)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -459,8 +537,9 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         return input - input
     if input.size == 0:
         return input
-    t = _shifted(xp, input, d)
-    return t - xp.log(xp.sum(xp.exp(t), axis=d, keepdims=True))
+    if _traced(input):
+        return _LogSoftmax.apply(input, d)
+    return _log_softmax_values(xp, input, d)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):

@@ -171,26 +171,45 @@ def _check_weight(who, weight, n_classes, input):
 
 
 def _check_target_range(who, target, n_classes, ignore_index):
+    """Raises for a class index outside [0, C) that is not ignore_index.  Returns whether
+    ignore_index may occur (False lets nll skip its masking)."""
     if target.size == 0 or isinstance(target, Tracer):
-        return
+        return True
     xp = ns()
+    lo, hi = int(xp.min(target)), int(xp.max(target))
+    if 0 <= lo and hi < n_classes:
+        return lo <= ignore_index <= hi
     valid = xp.logical_or(xp.logical_and(target >= 0, target < n_classes),
                           target == ignore_index)
     if not bool(xp.all(valid)):
         bad = target[xp.logical_not(valid)]
         raise IndexError(f"{who}: Target {int(bad[0])} is out of bounds (expected a class "
                          f"index in [0, {n_classes}) or ignore_index={ignore_index})")
+    return True
 
 
-def _nll_terms(xp, input, target, weight, ignore_index):
-    """(-w[t] * input[t] with ignored positions 0, w[t] with ignored positions 0)."""
+def _pick(xp, input, t, ax):
+    """input[..., t, ...] along the class axis, as a masked sum: its vjp is a `where` (one
+    elementwise pass), where a gather's would be a scatter-add."""
+    n_classes = input.shape[ax]
+    classes = xp.reshape(xp.arange(n_classes, dtype=t.dtype),
+                         (n_classes,) + (1,) * (input.ndim - ax - 1))
+    hit = xp.expand_dims(t, axis=ax) == classes
+    return xp.sum(xp.where(hit, input, 0.0), axis=ax)
+
+
+def _nll_terms(xp, input, target, weight, ignore_index, may_ignore=True):
+    """(-w[t] * input[t] with ignored positions 0, w[t] with ignored positions 0); the
+    second is None when there is neither a weight nor an ignored target (the mean is then
+    over all positions)."""
     ax = _class_axis(input)
+    if not may_ignore and weight is None:
+        return -_pick(xp, input, target, ax), None
     keep = target != ignore_index
     t = xp.where(keep, target, 0)
     if t.dtype != xp.int64:
         t = xp.astype(t, xp.int64)
-    picked = xp.squeeze(xp.take_along_axis(input, xp.expand_dims(t, axis=ax), axis=ax),
-                        axis=ax)
+    picked = _pick(xp, input, t, ax)
     w = xp.astype(keep, input.dtype)
     if weight is not None:
         w = w * xp.reshape(xp.take(weight, xp.reshape(t, (-1,)), axis=0), t.shape)
@@ -217,13 +236,13 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     _check_class_target(who, input, target)
     n_classes = input.shape[_class_axis(input)]
     _check_weight(who, weight, n_classes, input)
-    _check_target_range(who, target, n_classes, ignore_index)
-    loss, w = _nll_terms(xp, input, target, weight, ignore_index)
+    may_ignore = _check_target_range(who, target, n_classes, ignore_index)
+    loss, w = _nll_terms(xp, input, target, weight, ignore_index, may_ignore)
     if reduction == "none":
         return loss
     if reduction == "sum":
         return xp.sum(loss)
-    return xp.sum(loss) / xp.sum(w)
+    return xp.sum(loss) / xp.sum(w) if w is not None else xp.mean(loss)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
@@ -256,24 +275,25 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return _cross_entropy_probs(xp, who, input, target, weight, ignore_index, reduction,
                                     label_smoothing, ax, n_classes, wshape)
     _check_class_target(who, input, target)
-    _check_target_range(who, target, n_classes, ignore_index)
+    may_ignore = _check_target_range(who, target, n_classes, ignore_index)
     logp = log_softmax(input, ax)
-    loss, w = _nll_terms(xp, logp, target, weight, ignore_index)
+    loss, w = _nll_terms(xp, logp, target, weight, ignore_index, may_ignore)
     if reduction == "mean":
-        denom = xp.sum(w)
+        denom = xp.sum(w) if w is not None else None
     if label_smoothing > 0.0:
         # PyTorch: (1 - eps) nll + eps / C * smooth, smooth = -sum_c w_c log p_c, ignored
         # positions 0, the mean normalized like nll's.
         wl = logp if weight is None else logp * xp.reshape(weight, wshape)
         smooth = -xp.sum(wl, axis=ax)
-        smooth = xp.where(target != ignore_index, smooth, 0.0)
+        if may_ignore:
+            smooth = xp.where(target != ignore_index, smooth, 0.0)
         eps = float(label_smoothing)
         loss = (1.0 - eps) * loss + (eps / n_classes) * smooth
     if reduction == "none":
         return loss
     if reduction == "sum":
         return xp.sum(loss)
-    return xp.sum(loss) / denom
+    return xp.sum(loss) / denom if denom is not None else xp.mean(loss)
 
 
 def _cross_entropy_probs(xp, who, input, target, weight, ignore_index, reduction,
