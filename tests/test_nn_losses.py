@@ -208,6 +208,12 @@ def test_forward_backward(case, dtype):
     check_forward_backward(case, dtype)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.transforms], ids=str)
+def _lean(case):
+    """The default run transforms one reduction of each loss; --runslow all of them."""
+    slow = case.name.endswith(("_none", "_sum"))
+    return pytest.param(case, marks=pytest.mark.slow) if slow else case
+
+
+@pytest.mark.parametrize("case", [_lean(c) for c in CASES if c.transforms], ids=str)
 def test_transforms(case):
     check_transforms(case)
