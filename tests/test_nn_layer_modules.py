@@ -467,3 +467,24 @@ def test_functional_vmap_over_module_weights():
     out = ac.func.vmap(lambda w, b: F.gelu(F.linear(x, w, b)))(w, b)
     want = np.stack([np.asarray(F.gelu(F.linear(x, w[i], b[i]))) for i in range(4)])
     np.testing.assert_allclose(np.asarray(out), want, rtol=1e-6, atol=1e-6)
+
+
+def test_batch_norm_running_stats_under_transforms():
+    """Under func.grad / func.jvp the buffers take the primal statistics (as torch.func);
+    under vmap a plain buffer cannot hold per-example values: ValueError naming batch_norm."""
+    x = rnd(5, 3, dtype="float64")
+    tm, tv = torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64)
+    torch.nn.functional.batch_norm(torch.from_numpy(x), tm, tv, training=True)
+    rm, rv = ac.zeros(3), ac.ones(3)
+    g = ac.func.grad(lambda v: ac.sum(F.batch_norm(v, rm, rv, training=True) ** 3))(
+        ac.asarray(x))
+    assert g.shape == (5, 3)
+    close(rm, tm, "float64")
+    close(rv, tv, "float64")
+    rm2, rv2 = ac.zeros(3), ac.ones(3)
+    ac.func.jvp(lambda v: F.batch_norm(v, rm2, rv2, training=True), (ac.asarray(x),),
+                (ac.ones((5, 3)),))
+    close(rm2, tm, "float64")
+    with pytest.raises(ValueError, match="batch_norm"):
+        ac.func.vmap(lambda v: F.batch_norm(v, rm, rv, training=True))(
+            ac.asarray(np.stack([x, x])))
