@@ -488,3 +488,42 @@ def test_batch_norm_running_stats_under_transforms():
     with pytest.raises(ValueError, match="batch_norm"):
         ac.func.vmap(lambda v: F.batch_norm(v, rm, rv, training=True))(
             ac.asarray(np.stack([x, x])))
+
+
+def _mlp(norm):
+    return nn.Sequential(nn.Linear(6, 8), norm, nn.GELU(), nn.Linear(8, 4), nn.LogSoftmax(1))
+
+
+def test_per_sample_grads_through_layers():
+    """vmap(grad) through Linear, LayerNorm, GELU, LogSoftmax and cross_entropy equals a
+    loop of tape gradients; BatchNorm in training mode is refused, in eval mode accepted."""
+    rng = np.random.default_rng(0)
+    x = ac.asarray(rng.standard_normal((5, 6)).astype("float32"))
+    y = ac.asarray(rng.integers(0, 4, 5))
+    model = _mlp(nn.LayerNorm(8))
+    loss = lambda out, t: F.nll_loss(out, t)  # noqa: E731
+    g = nn.utils.per_sample_grads(model, loss, x, y)
+    for i in range(5):
+        model.zero_grad()
+        loss(model(x[i:i + 1]), y[i:i + 1]).backward()
+        for name, p in model.named_parameters():
+            np.testing.assert_allclose(np.asarray(g[name][i]), np.asarray(p.grad), rtol=2e-5,
+                                       atol=2e-6, err_msg=name)
+    bn_model = _mlp(nn.BatchNorm1d(8))
+    with pytest.raises(ValueError):
+        nn.utils.per_sample_grads(bn_model, loss, x, y)
+    bn_model.eval()
+    nn.utils.per_sample_grads(bn_model, loss, x, y)
+
+
+def test_module_under_func_grad_equals_tape():
+    rng = np.random.default_rng(1)
+    model = _mlp(nn.GroupNorm(2, 8))
+    x = ac.asarray(rng.standard_normal((3, 6)).astype("float32"))
+    y = ac.asarray(rng.integers(0, 4, 3))
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    g = ac.func.grad(lambda p: F.nll_loss(ac.func.functional_call(model, p, (x,)), y))(params)
+    F.nll_loss(model(x), y).backward()
+    for name, p in model.named_parameters():
+        np.testing.assert_allclose(np.asarray(g[name]), np.asarray(p.grad), rtol=2e-5,
+                                   atol=2e-6, err_msg=name)
