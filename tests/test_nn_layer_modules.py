@@ -421,8 +421,9 @@ def test_errors_name_the_function(k):
             fn()
 
 
-@pytest.mark.parametrize("name", ["gelu", "log_softmax", "layer_norm", "cross_entropy",
-                                  "batch_norm", "bce_logits", "softplus"])
+@pytest.mark.parametrize("name", ["gelu", "log_softmax", "softmax", "layer_norm",
+                                  "cross_entropy", "cross_entropy_smooth", "batch_norm",
+                                  "bce_logits", "softplus"])
 def test_double_backward(name):
     rng = np.random.default_rng(0)
     x = ac.asarray(rng.standard_normal((3, 4)))
@@ -432,7 +433,9 @@ def test_double_backward(name):
         "gelu": lambda x: F.gelu(x),
         "log_softmax": lambda x: F.log_softmax(x, 1),
         "layer_norm": lambda x: F.layer_norm(x, (4,)),
-        "cross_entropy": lambda x: F.cross_entropy(x, t, label_smoothing=0.1),
+        "softmax": lambda x: F.softmax(x, 0),
+        "cross_entropy": lambda x: F.cross_entropy(x, t),
+        "cross_entropy_smooth": lambda x: F.cross_entropy(x, t, label_smoothing=0.1),
         "batch_norm": lambda x: F.batch_norm(x, None, None, training=True),
         "bce_logits": lambda x: F.binary_cross_entropy_with_logits(x, p),
         "softplus": lambda x: F.softplus(x, beta=2.0),
@@ -527,3 +530,23 @@ def test_module_under_func_grad_equals_tape():
     for name, p in model.named_parameters():
         np.testing.assert_allclose(np.asarray(g[name]), np.asarray(p.grad), rtol=2e-5,
                                    atol=2e-6, err_msg=name)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_cross_entropy_nested_transforms(reduction):
+    """hessian (jacfwd of jacrev) and vmap with an unbatched target, against torch.func."""
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((3, 4))
+    t = rng.integers(0, 4, 3)
+    f = lambda v: ac.sum(F.cross_entropy(v, ac.asarray(t), reduction=reduction) ** 2)  # noqa
+    tf = lambda v: (torch.nn.functional.cross_entropy(  # noqa: E731
+        v, torch.from_numpy(t), reduction=reduction) ** 2).sum()
+    h = ac.func.hessian(f)(ac.asarray(x))
+    th = torch.func.hessian(tf)(torch.from_numpy(x))
+    close(h, th, "float64")
+    xb = rng.standard_normal((2, 3, 4))
+    vb = ac.func.vmap(lambda v: F.cross_entropy(v, ac.asarray(t), reduction=reduction))(
+        ac.asarray(xb))
+    tb = torch.func.vmap(lambda v: torch.nn.functional.cross_entropy(
+        v, torch.from_numpy(t), reduction=reduction))(torch.from_numpy(xb))
+    close(vb, tb, "float64")

@@ -14,7 +14,8 @@ import warnings
 from ...autodiff.tracer import Tracer
 from ._layer_utils import (check_array, check_floating, check_reduction, legacy_reduction, ns,
                            reduce_loss, stop_gradient)
-from .activation import log_softmax
+from ...autodiff.function import Function
+from .activation import _log_softmax_values, _traced, log_softmax
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy",
            "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
@@ -198,6 +199,92 @@ def _pick(xp, input, t, ax):
     return xp.sum(xp.where(hit, input, 0.0), axis=ax)
 
 
+# Note [cross_entropy as one tape node]: the common training call (class-index targets, no
+# class weights, no label smoothing, no target equal to ignore_index) is one
+# autograd.Function returning (loss, log_softmax(x)).  With p = exp(logp) and h the one-hot
+# mask of the targets along the class axis:
+#   vjp  dx = (p - h) * g_loss / scale  +  g_logp - p * sum(g_logp)
+#   jvp  t_logp = t - sum(p t),  t_loss = -sum(h * t_logp) (reduced like the loss)
+# logp is a differentiable output (its own vjp/jvp are log_softmax's), so the saved value
+# carries its derivative and double backward through the Function is exact.  `lead` counts
+# leading vmap batch axes kept out of a "mean"/"sum" reduction.
+
+def _ce_reduce(xp, v, reduction, lead):
+    if reduction == "none":
+        return v
+    axes = tuple(range(lead, v.ndim))
+    if reduction == "sum":
+        return xp.sum(v, axis=axes)
+    return xp.mean(v, axis=axes)
+
+
+class _CrossEntropy(Function):
+    @staticmethod
+    def forward(x, target, ax, reduction, lead):
+        xp = ns()
+        logp = _log_softmax_values(xp, x, ax)
+        return _ce_reduce(xp, -_pick(xp, logp, target, ax), reduction, lead), logp
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, target, ctx.ax, ctx.reduction, ctx.lead = inputs
+        ctx.count = 1
+        for a in range(ctx.lead, x.ndim):
+            if a != ctx.ax:
+                ctx.count *= x.shape[a]
+        ctx.set_materialize_grads(False)
+        ctx.save_for_backward(output[1], target)
+
+    @staticmethod
+    def _hit(xp, logp, target, ax):
+        n_classes = logp.shape[ax]
+        classes = xp.reshape(xp.arange(n_classes, dtype=target.dtype),
+                             (n_classes,) + (1,) * (logp.ndim - ax - 1))
+        return xp.expand_dims(target, axis=ax) == classes
+
+    @staticmethod
+    def backward(ctx, g, g_logp):
+        xp = ns()
+        logp, target = ctx.saved_tensors
+        ax = ctx.ax
+        p = xp.exp(logp)
+        dx = None
+        if g is not None:
+            if ctx.reduction == "mean":
+                g = g / ctx.count
+            if ctx.reduction == "none":
+                gb = xp.expand_dims(g, axis=ax)
+            else:
+                gb = xp.reshape(g, tuple(g.shape) + (1,) * (logp.ndim - g.ndim))
+            hit = _CrossEntropy._hit(xp, logp, target, ax)
+            dx = xp.where(hit, p - 1.0, p) * gb
+        if g_logp is not None:
+            d2 = g_logp - p * xp.sum(g_logp, axis=ax, keepdims=True)
+            dx = d2 if dx is None else dx + d2
+        if dx is None:
+            dx = xp.zeros_like(logp)
+        return dx, None, None, None, None
+
+    @staticmethod
+    def jvp(ctx, t, *_):
+        xp = ns()
+        logp, target = ctx.saved_tensors
+        ax = ctx.ax
+        t_logp = t - xp.sum(xp.exp(logp) * t, axis=ax, keepdims=True)
+        t_loss = -_pick(xp, t_logp, target, ax)
+        return _ce_reduce(xp, t_loss, ctx.reduction, ctx.lead), t_logp
+
+    @staticmethod
+    def vmap(info, in_dims, x, target, ax, reduction, lead):
+        xp = ns()
+        bx, bt = in_dims[0], in_dims[1]
+        x = xp.moveaxis(x, bx, 0) if bx is not None else \
+            xp.broadcast_to(xp.expand_dims(x, axis=0), (info.batch_size,) + tuple(x.shape))
+        target = xp.moveaxis(target, bt, 0) if bt is not None else xp.broadcast_to(
+            xp.expand_dims(target, axis=0), (info.batch_size,) + tuple(target.shape))
+        return _CrossEntropy.apply(x, target, ax + 1, reduction, lead + 1), (0, 0)
+
+
 def _nll_terms(xp, input, target, weight, ignore_index, may_ignore=True):
     """(-w[t] * input[t] with ignored positions 0, w[t] with ignored positions 0); the
     second is None when there is neither a weight nor an ignored target (the mean is then
@@ -276,6 +363,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                                     label_smoothing, ax, n_classes, wshape)
     _check_class_target(who, input, target)
     may_ignore = _check_target_range(who, target, n_classes, ignore_index)
+    if (not may_ignore and weight is None and label_smoothing == 0.0 and _traced(input)
+            and input.size):
+        t = target if target.dtype == xp.int64 else xp.astype(target, xp.int64)
+        return _CrossEntropy.apply(input, t, ax, reduction, 0)[0]
     logp = log_softmax(input, ax)
     loss, w = _nll_terms(xp, logp, target, weight, ignore_index, may_ignore)
     if reduction == "mean":
