@@ -28,11 +28,11 @@ def _check_p(who, p):
 
 
 def _keep_mask(shape, p, dtype):
-    """1.0 with probability 1 - p, else 0.0, as an array of `dtype`."""
+    """1.0 with probability 1 - p, else 0.0, as an array of `dtype` (one Bernoulli draw
+    per element from ac.random's global generator)."""
     xp = ns()
     gen = xp.random.get_global_generator()
-    u = gen.random(size=tuple(shape), dtype=dtype)
-    return xp.astype(u < (1.0 - p), dtype)
+    return gen.bernoulli(1.0 - p, size=tuple(shape), dtype=dtype)
 
 
 def _apply(input, out, inplace):
