@@ -202,8 +202,18 @@ CASES.append(Case("pairwise_distance", F.pairwise_distance, TF.pairwise_distance
                   _pair((3, 5))))
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("case", CASES, ids=str)
+def _fb_params():
+    """Every case in float64; in float32 one reduction per loss by default (all of them with
+    --runslow)."""
+    out = []
+    for c in CASES:
+        out.append(pytest.param(c, "float64", id=f"{c}-float64"))
+        marks = (pytest.mark.slow,) if c.name.endswith(("_none", "_sum")) else ()
+        out.append(pytest.param(c, "float32", id=f"{c}-float32", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("case,dtype", _fb_params())
 def test_forward_backward(case, dtype):
     check_forward_backward(case, dtype)
 
