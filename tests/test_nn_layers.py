@@ -4,14 +4,10 @@ case under ac.func.grad / jvp / vmap against the tape (tests/nn_case_harness.py)
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
-import torch
 import torch.nn.functional as TF
 
-import arraycore as ac
 import arraycore.nn.functional as F
 from nn_case_harness import Case, check_forward_backward, check_transforms
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 import torch.nn.functional as TF
 
-import arraycore as ac
 import arraycore.nn.functional as F
 from nn_case_harness import Case, check_forward_backward, check_transforms
 

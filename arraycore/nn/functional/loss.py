@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import warnings
 
+from ...autodiff.function import Function
 from ...autodiff.tracer import Tracer
 from ._layer_utils import (check_array, check_floating, check_reduction, legacy_reduction, ns,
                            reduce_loss, stop_gradient)
-from ...autodiff.function import Function
 from .activation import _log_softmax_values, _traced, log_softmax
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy",
