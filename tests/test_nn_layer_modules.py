@@ -550,3 +550,20 @@ def test_cross_entropy_nested_transforms(reduction):
     tb = torch.stack([torch.nn.functional.cross_entropy(
         torch.from_numpy(v), torch.from_numpy(t), reduction=reduction) for v in xb])
     close(vb, tb, "float64")
+
+
+@pytest.mark.skipif(not HAS_RANDOM, reason="ac.random not merged yet")
+def test_dropout_under_vmap_randomness():
+    x = ac.ones((4, 64), dtype=ac.float32)
+    f = lambda v: F.dropout(v, 0.5)  # noqa: E731
+    with pytest.raises(Exception):
+        ac.func.vmap(f)(x)  # randomness="error" (the default) refuses random draws
+    same = np.asarray(ac.func.vmap(f, randomness="same")(x))
+    assert np.all(same == same[0])
+    diff = np.asarray(ac.func.vmap(f, randomness="different")(x))
+    assert not np.all(diff == diff[0])
+    assert set(np.unique(diff)) <= {0.0, 2.0}
+    ac.manual_seed(3)
+    a = np.asarray(F.dropout(x, 0.5))
+    ac.manual_seed(3)
+    np.testing.assert_array_equal(a, np.asarray(F.dropout(x, 0.5)))  # reseeding repeats
