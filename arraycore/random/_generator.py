@@ -115,6 +115,12 @@ class Generator:
         with self._lock:
             self._key, self._counter = key, 0
 
+    def manual_seed(self, seed):
+        """Reseeds this generator in place and returns it (torch.Generator's method, so
+        `ac.random.Generator().manual_seed(0)` ports `torch.Generator().manual_seed(0)`)."""
+        self._reseed(seed)
+        return self
+
     def get_state(self):
         """The generator's state as a dict (for checkpoints and state dicts):
         {"bit_generator": "Philox4x32-10", "key": int, "counter": int}.
