@@ -15,19 +15,6 @@ import arraycore as ac
 import arraycore.nn as nn
 import arraycore.nn.functional as F
 
-HAS_RANDOM = hasattr(ac, "random") and hasattr(getattr(ac, "random"), "get_global_generator")
-
-
-@pytest.fixture(autouse=True)
-def _initialiser(monkeypatch):
-    """Until ac.random is merged, nn.init draws from a NumPy Generator (nn.init accepts any
-    object with NumPy Generator's methods); every comparison below copies torch's weights."""
-    if not HAS_RANDOM:
-        import arraycore.nn.init as init
-        rng = np.random.default_rng(0)
-        monkeypatch.setattr(init, "_generator", lambda g: rng if g is None else g)
-    yield
-
 
 def load_from_torch(m, tm):
     sd = {k: ac.asarray(v.detach().numpy().copy()) for k, v in tm.state_dict().items()}
@@ -287,7 +274,6 @@ def test_default_dtype_and_init_bounds():
     assert np.all(np.asarray(nn.PReLU(2).weight) == np.float32(0.25))
 
 
-@pytest.mark.skipif(not HAS_RANDOM, reason="ac.random not merged yet")
 def test_dropout_modules():
     ac.random.seed(0)
     x = ac.ones((200, 50), dtype=ac.float32)
@@ -552,7 +538,6 @@ def test_cross_entropy_nested_transforms(reduction):
     close(vb, tb, "float64")
 
 
-@pytest.mark.skipif(not HAS_RANDOM, reason="ac.random not merged yet")
 def test_dropout_under_vmap_randomness():
     x = ac.ones((4, 64), dtype=ac.float32)
     f = lambda v: F.dropout(v, 0.5)  # noqa: E731
