@@ -9,4 +9,7 @@ each topic module's `__all__`.  To add a topic, add two lines:
 and `+ list(_<topic>_all)` to `__all__` below.
 """
 
-__all__: list[str] = []
+from .attention import *  # noqa: F401,F403
+from .attention import __all__ as _attention_all
+
+__all__: list[str] = [] + list(_attention_all)
