@@ -19,8 +19,8 @@ from typing import Any, Callable, Iterator
 
 from ...native import _native
 from ...autodiff.tracer import Tracer
-from ...autodiff import versions as _versions
 from ...autodiff.grad_mode import no_grad
+from .._inplace import assign_
 from ..parameter import Parameter, _mark, is_parameter
 
 Array = _native.Array
@@ -129,9 +129,7 @@ def _as_loadable(value, key):
 
 def _copy_into(dst: Array, src: Array) -> None:
     """dst[...] = src without recording (a parameter is a tape leaf), bumping dst's version."""
-    with no_grad():
-        dst._copy_from(src)
-    _versions.bump(dst)
+    assign_(dst, src, "load_state_dict")
 
 
 class Module:
