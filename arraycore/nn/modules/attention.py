@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import arraycore as _ac
 
+from .. import init as _init
 from ..functional.attention import multi_head_attention_forward
 from ..parameter import Parameter
 from . import _seq_init
-from ._seq_blocks import NonDynamicallyQuantizableLinear
+from .linear import Linear
 from .module import Module
 
 __all__ = ["MultiheadAttention"]
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """`MultiheadAttention.out_proj`: a Linear (torch's class of the same name)."""
 
 
 class MultiheadAttention(Module):
@@ -43,7 +48,7 @@ class MultiheadAttention(Module):
                              "instead")
         if embed_dim % num_heads:
             raise ValueError("MultiheadAttention: embed_dim must be divisible by num_heads")
-        dtype = _seq_init.resolve_dtype(dtype)
+        dtype = _seq_init.resolve_dtype(dtype, "MultiheadAttention")
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
         self.vdim = vdim if vdim is not None else embed_dim
@@ -54,29 +59,44 @@ class MultiheadAttention(Module):
         self.head_dim = embed_dim // num_heads
         E = embed_dim
         if not self._qkv_same_embed_dim:
-            self.q_proj_weight = Parameter(_seq_init.xavier_uniform((E, E), dtype))
-            self.k_proj_weight = Parameter(_seq_init.xavier_uniform((E, self.kdim), dtype))
-            self.v_proj_weight = Parameter(_seq_init.xavier_uniform((E, self.vdim), dtype))
+            self.q_proj_weight = Parameter(_ac.empty((E, E), dtype=dtype))
+            self.k_proj_weight = Parameter(_ac.empty((E, self.kdim), dtype=dtype))
+            self.v_proj_weight = Parameter(_ac.empty((E, self.vdim), dtype=dtype))
             self.register_parameter("in_proj_weight", None)
         else:
-            self.in_proj_weight = Parameter(_seq_init.xavier_uniform((3 * E, E), dtype))
+            self.in_proj_weight = Parameter(_ac.empty((3 * E, E), dtype=dtype))
             self.register_parameter("q_proj_weight", None)
             self.register_parameter("k_proj_weight", None)
             self.register_parameter("v_proj_weight", None)
         if bias:
-            self.in_proj_bias = Parameter(_ac.zeros((3 * E,), dtype=dtype))
+            self.in_proj_bias = Parameter(_ac.empty((3 * E,), dtype=dtype))
         else:
             self.register_parameter("in_proj_bias", None)
         self.out_proj = NonDynamicallyQuantizableLinear(E, E, bias=bias, dtype=dtype)
-        if bias:
-            with _ac.no_grad():
-                self.out_proj.bias[...] = 0.0
         if add_bias_kv:
-            self.bias_k = Parameter(_seq_init.xavier_normal((1, 1, E), dtype))
-            self.bias_v = Parameter(_seq_init.xavier_normal((1, 1, E), dtype))
+            self.bias_k = Parameter(_ac.empty((1, 1, E), dtype=dtype))
+            self.bias_v = Parameter(_ac.empty((1, 1, E), dtype=dtype))
         else:
             self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self):
+        """PyTorch's: xavier_uniform_ in-projection weights, zero in-projection and
+        out-projection biases, xavier_normal_ bias_k/bias_v (out_proj.weight keeps
+        Linear's initialization)."""
+        if self._qkv_same_embed_dim:
+            _init.xavier_uniform_(self.in_proj_weight)
+        else:
+            _init.xavier_uniform_(self.q_proj_weight)
+            _init.xavier_uniform_(self.k_proj_weight)
+            _init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            _init.constant_(self.in_proj_bias, 0.0)
+            _init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            _init.xavier_normal_(self.bias_k)
+            _init.xavier_normal_(self.bias_v)
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
                 attn_mask=None, average_attn_weights=True, is_causal=False):

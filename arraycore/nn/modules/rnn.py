@@ -18,6 +18,7 @@ import warnings
 import arraycore as _ac
 
 from .. import _rnn_layers as _layers
+from .. import init as _init
 from ..parameter import Parameter
 from . import _seq_init
 from .module import Module
@@ -73,7 +74,7 @@ class RNNBase(Module):
         self.dropout = float(dropout)
         self.bidirectional = bidirectional
         self.proj_size = proj_size
-        dtype = _seq_init.resolve_dtype(dtype)
+        dtype = _seq_init.resolve_dtype(dtype, name)
         gate_size = {"LSTM": 4, "GRU": 3}.get(mode, 1) * hidden_size
         num_directions = 2 if bidirectional else 1
         real_hidden = proj_size if proj_size > 0 else hidden_size
@@ -99,10 +100,8 @@ class RNNBase(Module):
     def reset_parameters(self):
         """Every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
         stdv = 1.0 / math.sqrt(self.hidden_size)
-        with _ac.no_grad():
-            for name in self._flat_weights_names:
-                p = getattr(self, name)
-                p[...] = _seq_init.uniform(p.shape, stdv, p.dtype)
+        for name in self._flat_weights_names:
+            _init.uniform_(getattr(self, name), -stdv, stdv)
 
     @property
     def _flat_weights(self):
@@ -327,7 +326,7 @@ class RNNCellBase(Module):
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias
-        dtype = _seq_init.resolve_dtype(dtype)
+        dtype = _seq_init.resolve_dtype(dtype, type(self).__name__)
         g = num_chunks * hidden_size
         self.weight_ih = Parameter(_ac.empty((g, input_size), dtype=dtype))
         self.weight_hh = Parameter(_ac.empty((g, hidden_size), dtype=dtype))
@@ -341,9 +340,8 @@ class RNNCellBase(Module):
 
     def reset_parameters(self):
         stdv = 1.0 / math.sqrt(self.hidden_size)
-        with _ac.no_grad():
-            for p in self.parameters():
-                p[...] = _seq_init.uniform(p.shape, stdv, p.dtype)
+        for p in self.parameters():
+            _init.uniform_(p, -stdv, stdv)
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"

@@ -11,33 +11,28 @@ PyTorch's BetterTransformer fast path does; otherwise it runs the composite forw
 from __future__ import annotations
 
 import copy
-import math
 
 import arraycore as _ac
 
 from .. import _fused_encoder
+from .. import functional as F
+from .activation import GELU, ReLU
 from .attention import MultiheadAttention
-from ._seq_blocks import _SeqDropout, _SeqLayerNorm, _SeqLinear
 from .container import ModuleList
+from .dropout import Dropout
+from .linear import Linear
 from .module import Module
+from .normalization import LayerNorm
 
 __all__ = ["TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
            "TransformerDecoder", "generate_square_subsequent_mask"]
 
 
-def _relu(x):
-    return _ac.maximum(x, 0.0)
-
-
-def _gelu(x):
-    return 0.5 * x * (1.0 + _ac.special.erf(x * (1.0 / math.sqrt(2.0))))
-
-
 def _get_activation(activation, who):
     if activation == "relu":
-        return _relu
+        return F.relu
     if activation == "gelu":
-        return _gelu
+        return F.gelu
     if isinstance(activation, str):
         raise RuntimeError(f"{who}: activation should be relu/gelu, not {activation}")
     if not callable(activation):
@@ -48,20 +43,10 @@ def _get_activation(activation, who):
 def _activation_kind(activation):
     """'relu' / 'gelu' when `activation` is one of those (the string's function, the
     nn.functional function or a ReLU/GELU(approximate='none') module), else None."""
-    if activation is _relu:
+    if activation is F.relu or isinstance(activation, ReLU):
         return "relu"
-    if activation is _gelu:
-        return "gelu"
-    from .. import functional as F
-    if activation is getattr(F, "relu", None):
-        return "relu"
-    if activation is getattr(F, "gelu", None):
-        return "gelu"
-    name = type(activation).__name__
-    if name == "ReLU" and isinstance(activation, Module):
-        return "relu"
-    if name == "GELU" and isinstance(activation, Module) and \
-            getattr(activation, "approximate", "none") == "none":
+    if activation is F.gelu or (isinstance(activation, GELU) and
+                                activation.approximate == "none"):
         return "gelu"
     return None
 
@@ -116,14 +101,14 @@ class TransformerEncoderLayer(Module):
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
                                             batch_first=batch_first, dtype=dtype)
-        self.linear1 = _SeqLinear(d_model, dim_feedforward, bias=bias, dtype=dtype)
-        self.dropout = _SeqDropout(dropout)
-        self.linear2 = _SeqLinear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
         self.norm_first = norm_first
-        self.norm1 = _SeqLayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm2 = _SeqLayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.dropout1 = _SeqDropout(dropout)
-        self.dropout2 = _SeqDropout(dropout)
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
         self.activation = _get_activation(activation, "TransformerEncoderLayer")
 
     def _activation_kind(self):
@@ -177,16 +162,16 @@ class TransformerDecoderLayer(Module):
                                             batch_first=batch_first, dtype=dtype)
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
                                                  batch_first=batch_first, dtype=dtype)
-        self.linear1 = _SeqLinear(d_model, dim_feedforward, bias=bias, dtype=dtype)
-        self.dropout = _SeqDropout(dropout)
-        self.linear2 = _SeqLinear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
         self.norm_first = norm_first
-        self.norm1 = _SeqLayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm2 = _SeqLayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm3 = _SeqLayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.dropout1 = _SeqDropout(dropout)
-        self.dropout2 = _SeqDropout(dropout)
-        self.dropout3 = _SeqDropout(dropout)
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.dropout3 = Dropout(dropout)
         self.activation = _get_activation(activation, "TransformerDecoderLayer")
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
