@@ -13,6 +13,8 @@ import math
 
 import arraycore as _ac
 
+from .dropout import dropout as _dropout
+
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
 _NEG_INF = float("-inf")
@@ -31,16 +33,6 @@ def _softmax_last(x, safe):
     if safe:
         s = _ac.where(s == 0, 1.0, s)
     return e / s
-
-
-def _dropout(x, p, who):
-    """Inverted dropout with `ac.random` (keep with probability 1 - p, scale by 1/(1-p))."""
-    if p == 0.0:
-        return x
-    if p == 1.0:
-        return x * 0.0
-    keep = _ac.random.random(size=tuple(x.shape), dtype=x.dtype) >= p
-    return _ac.where(keep, x * (1.0 / (1.0 - p)), 0.0)
 
 
 def _check_float_mask(mask, dtype, name, who):
@@ -109,7 +101,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         else:
             scores = scores + _ac.astype(attn_mask, scores.dtype)
     weights = _softmax_last(scores, safe=True)
-    weights = _dropout(weights, dropout_p, who)
+    if dropout_p > 0.0:
+        weights = _dropout(weights, dropout_p, training=True)
     return weights @ value
 
 
@@ -283,7 +276,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             scores = scores + attn_mask
         weights = _softmax_last(scores, safe=False)
         if dropout_p > 0.0:
-            weights = _dropout(weights, dropout_p, who)
+            weights = _dropout(weights, dropout_p, training=True)
         out = weights @ v                                          # (N*H, L, hd)
         out = _ac.reshape(_ac.permute_dims(out, (1, 0, 2)), (tgt_len * bsz, embed_dim))
         out = _ac.reshape(_linear(out, out_proj_weight, out_proj_bias),

@@ -19,16 +19,12 @@ import arraycore as _ac
 
 from .. import _rnn_layers as _layers
 from .. import init as _init
+from ..functional.dropout import dropout as _dropout
 from ..parameter import Parameter
 from . import _seq_init
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
-
-
-def _dropout(x, p):
-    keep = _ac.random.random(size=tuple(x.shape), dtype=x.dtype) >= p
-    return _ac.where(keep, x * (1.0 / (1.0 - p)), 0.0)
 
 
 class RNNBase(Module):
@@ -215,7 +211,7 @@ class RNNBase(Module):
                     f.append(e)
             x = outs[0] if num_directions == 1 else _ac.concat(outs, axis=-1)
             if self.dropout > 0 and self.training and layer < self.num_layers - 1:
-                x = _dropout(x, self.dropout)
+                x = _dropout(x, self.dropout, training=True)
         return x, [_ac.stack(f, axis=0) for f in finals]
 
     def _finish(self, output, finals, batched):
