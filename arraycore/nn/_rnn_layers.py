@@ -50,10 +50,11 @@ def input_projection(x, w_ih, b_ih=None, b_hh=None):
     """x (T, B, I) -> x @ W_ih^T + b_ih (+ b_hh), shape (T, B, G), as one gemm."""
     T, B, _ = x.shape
     g = _ac.reshape(x, (T * B, x.shape[2])) @ _ac.matrix_transpose(w_ih)
-    if b_ih is not None:
+    # the biases are summed first: one pass over the (T*B, G) projection, not two
+    if b_ih is not None and b_hh is not None:
+        g = g + (b_ih + b_hh)
+    elif b_ih is not None:
         g = g + b_ih
-    if b_hh is not None:
-        g = g + b_hh
     return _ac.reshape(g, (T, B, g.shape[-1]))
 
 
@@ -222,8 +223,6 @@ def _last(hs, reverse):
 def lstm_direction(x, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, w_hr=None, reverse=False):
     """x (T, B, I), h0 (B, P), c0 (B, H) -> (output (T, B, P), h_n (B, P), c_n (B, H))."""
     gx = input_projection(x, w_ih, b_ih, b_hh)
-    if x.shape[0] == 0:
-        raise ValueError("LSTM: the input sequence is empty")
     if w_hr is None and _can_fuse(gx, h0, c0, w_hh):
         hs, cs, _ = _FusedLSTM.apply(gx, h0, c0, w_hh, reverse)
     else:
@@ -234,8 +233,6 @@ def lstm_direction(x, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, w_hr=None, rever
 def gru_direction(x, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False):
     """x (T, B, I), h0 (B, H) -> (output (T, B, H), h_n (B, H))."""
     gx = input_projection(x, w_ih, b_ih)
-    if x.shape[0] == 0:
-        raise ValueError("GRU: the input sequence is empty")
     if _can_fuse(gx, h0, w_hh):
         bh = b_hh if b_hh is not None else _ac.zeros(w_hh.shape[0], dtype=w_hh.dtype)
         if not _can_fuse(gx, bh):
@@ -251,8 +248,6 @@ def rnn_direction(x, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False,
                   nonlinearity="tanh"):
     """x (T, B, I), h0 (B, H) -> (output (T, B, H), h_n (B, H))."""
     gx = input_projection(x, w_ih, b_ih, b_hh)
-    if x.shape[0] == 0:
-        raise ValueError("RNN: the input sequence is empty")
     if _can_fuse(gx, h0, w_hh):
         hs = _FusedRNN.apply(gx, h0, w_hh, reverse, nonlinearity == "relu")
     else:

@@ -49,6 +49,105 @@ void hidden_weight_grad(const T* dg, const T* hs, const T* h0, T* dw, int64_t Tn
   gemm(true, false, G, H, B, T(1), dg_first, G, h0, H, T(1), dw, H);
 }
 
+// The per-row gate loops, as functions of restrict pointers so GCC vectorizes them (inside
+// the dispatch lambda, with the pointers computed from one buffer, it could not prove the
+// accesses independent: "complicated access pattern").
+template <class T>
+void lstm_row_forward(int64_t H, T* __restrict__ gi, T* __restrict__ gf, T* __restrict__ gg,
+                      T* __restrict__ go, const T* __restrict__ cp, T* __restrict__ c,
+                      T* __restrict__ h) {
+  for (int64_t j = 0; j < H; ++j) {
+    T i = sigmoid(gi[j]), f = sigmoid(gf[j]), gv = simd_math::tanh(gg[j]);
+    T o = sigmoid(go[j]);
+    T cn = f * cp[j] + i * gv;
+    gi[j] = i;
+    gf[j] = f;
+    gg[j] = gv;
+    go[j] = o;
+    c[j] = cn;
+    h[j] = o * simd_math::tanh(cn);
+  }
+}
+
+template <class T>
+void lstm_row_backward(int64_t H, const T* __restrict__ gi, const T* __restrict__ gf,
+                       const T* __restrict__ gg, const T* __restrict__ go,
+                       const T* __restrict__ c, const T* __restrict__ cp,
+                       const T* __restrict__ dho, const T* __restrict__ dco,
+                       const T* __restrict__ dhn, T* __restrict__ dcn, T* __restrict__ di,
+                       T* __restrict__ df, T* __restrict__ dgg, T* __restrict__ dgo) {
+  for (int64_t j = 0; j < H; ++j) {
+    T i = gi[j], f = gf[j], gv = gg[j], o = go[j];
+    T tc = simd_math::tanh(c[j]);
+    T dh = dho[j] + dhn[j];
+    T dc = dco[j] + dcn[j] + dh * o * (T(1) - tc * tc);
+    di[j] = dc * gv * i * (T(1) - i);
+    df[j] = dc * cp[j] * f * (T(1) - f);
+    dgg[j] = dc * i * (T(1) - gv * gv);
+    dgo[j] = dh * tc * o * (T(1) - o);
+    dcn[j] = dc * f;
+  }
+}
+
+template <class T>
+void gru_row_forward(int64_t H, const T* __restrict__ xr, const T* __restrict__ xz,
+                     const T* __restrict__ xn, const T* __restrict__ hr,
+                     const T* __restrict__ hz, const T* __restrict__ hn,
+                     const T* __restrict__ hp, T* __restrict__ sr, T* __restrict__ sz,
+                     T* __restrict__ sn, T* __restrict__ shn, T* __restrict__ h) {
+  for (int64_t j = 0; j < H; ++j) {
+    T r = sigmoid(xr[j] + hr[j]), z = sigmoid(xz[j] + hz[j]);
+    T n = simd_math::tanh(xn[j] + r * hn[j]);
+    sr[j] = r;
+    sz[j] = z;
+    sn[j] = n;
+    shn[j] = hn[j];
+    h[j] = (T(1) - z) * n + z * hp[j];
+  }
+}
+
+template <class T>
+void gru_row_backward(int64_t H, const T* __restrict__ sr, const T* __restrict__ sz,
+                      const T* __restrict__ sn, const T* __restrict__ shn,
+                      const T* __restrict__ hp, const T* __restrict__ dho,
+                      T* __restrict__ dnext, T* __restrict__ dxr, T* __restrict__ dxz,
+                      T* __restrict__ dxn, T* __restrict__ dhr, T* __restrict__ dhz,
+                      T* __restrict__ dhn) {
+  for (int64_t j = 0; j < H; ++j) {
+    T r = sr[j], z = sz[j], n = sn[j];
+    T dh = dho[j] + dnext[j];
+    T dn_pre = dh * (T(1) - z) * (T(1) - n * n);
+    T dz_pre = dh * (hp[j] - n) * z * (T(1) - z);
+    T dr_pre = dn_pre * shn[j] * r * (T(1) - r);
+    dxr[j] = dr_pre;
+    dxz[j] = dz_pre;
+    dxn[j] = dn_pre;
+    dhr[j] = dr_pre;
+    dhz[j] = dz_pre;
+    dhn[j] = dn_pre * r;
+    dnext[j] = dh * z;
+  }
+}
+
+template <class T>
+void rnn_act_forward(int64_t n, T* __restrict__ h, bool relu) {
+  if (relu) {
+    for (int64_t k = 0; k < n; ++k) h[k] = h[k] > T(0) ? h[k] : T(0);
+  } else {
+    for (int64_t k = 0; k < n; ++k) h[k] = simd_math::tanh(h[k]);
+  }
+}
+
+template <class T>
+void rnn_act_backward(int64_t n, const T* __restrict__ h, const T* __restrict__ dho,
+                      const T* __restrict__ dhn, T* __restrict__ dp, bool relu) {
+  if (relu) {
+    for (int64_t k = 0; k < n; ++k) dp[k] = h[k] > T(0) ? dho[k] + dhn[k] : T(0);
+  } else {
+    for (int64_t k = 0; k < n; ++k) dp[k] = (dho[k] + dhn[k]) * (T(1) - h[k] * h[k]);
+  }
+}
+
 void check_common(const NdArray& gx, const NdArray& h0, int64_t gates, const std::string& who,
                   int64_t* Tn, int64_t* B, int64_t* H) {
   if (gx.ndim() != 3) throw ValueError(who + ": gx must be (T, B, G)");
@@ -91,23 +190,8 @@ std::vector<NdArray> lstm_forward(const NdArray& gx, const NdArray& h0, const Nd
       T* h = ptr<T>(hs) + t * B * H;
       for (int64_t b = 0; b < B; ++b) {
         T* gi = g + b * 4 * H;
-        T* gf = gi + H;
-        T* gg = gf + H;
-        T* go = gg + H;
-        const T* cpb = cp + b * H;
-        T* cb = c + b * H;
-        T* hb = h + b * H;
-        for (int64_t j = 0; j < H; ++j) {
-          T i = sigmoid(gi[j]), f = sigmoid(gf[j]), gv = simd_math::tanh(gg[j]);
-          T o = sigmoid(go[j]);
-          T cn = f * cpb[j] + i * gv;
-          gi[j] = i;
-          gf[j] = f;
-          gg[j] = gv;
-          go[j] = o;
-          cb[j] = cn;
-          hb[j] = o * simd_math::tanh(cn);
-        }
+        lstm_row_forward<T>(H, gi, gi + H, gi + 2 * H, gi + 3 * H, cp + b * H, c + b * H,
+                            h + b * H);
       }
     }
     return 0;
@@ -149,31 +233,10 @@ std::vector<NdArray> lstm_backward(const NdArray& dhs, const NdArray& dcs, const
       T* dg = ptr<T>(dgx) + t * B * 4 * H;
       for (int64_t b = 0; b < B; ++b) {
         const T* gi = g + b * 4 * H;
-        const T* gf = gi + H;
-        const T* gg = gf + H;
-        const T* go = gg + H;
         T* di = dg + b * 4 * H;
-        T* df = di + H;
-        T* dgg = df + H;
-        T* dgo = dgg + H;
-        const T* cb = c + b * H;
-        const T* cpb = cp + b * H;
-        const T* dho = dh_out + b * H;
-        const T* dco = dc_out + b * H;
-        T* dhn = dh_next + b * H;
-        T* dcn = dc_next + b * H;
-        for (int64_t j = 0; j < H; ++j) {
-          T i = gi[j], f = gf[j], gv = gg[j], o = go[j];
-          T tc = simd_math::tanh(cb[j]);
-          T dh = dho[j] + dhn[j];
-          T dc = dco[j] + dcn[j] + dh * o * (T(1) - tc * tc);
-          T d_o = dh * tc;
-          di[j] = dc * gv * i * (T(1) - i);
-          df[j] = dc * cpb[j] * f * (T(1) - f);
-          dgg[j] = dc * i * (T(1) - gv * gv);
-          dgo[j] = d_o * o * (T(1) - o);
-          dcn[j] = dc * f;
-        }
+        lstm_row_backward<T>(H, gi, gi + H, gi + 2 * H, gi + 3 * H, c + b * H, cp + b * H,
+                             dh_out + b * H, dc_out + b * H, dh_next + b * H, dc_next + b * H,
+                             di, di + H, di + 2 * H, di + 3 * H);
       }
       // dh_prev = dG[t] @ W_hh
       if (H > 0) gemm(false, false, B, H, 4 * H, T(1), dg, 4 * H, w, H, T(0), dh_next, H);
@@ -213,26 +276,10 @@ std::vector<NdArray> gru_forward(const NdArray& gx, const NdArray& h0, const NdA
       T* h = ptr<T>(hs) + t * B * H;
       for (int64_t b = 0; b < B; ++b) {
         const T* xr = x + b * 3 * H;
-        const T* xz = xr + H;
-        const T* xn = xz + H;
         const T* hr = ghp + b * 3 * H;
-        const T* hz = hr + H;
-        const T* hn = hz + H;
         T* sr = sv + b * 4 * H;
-        T* sz = sr + H;
-        T* sn = sz + H;
-        T* shn = sn + H;
-        const T* hpb = hp + b * H;
-        T* hb = h + b * H;
-        for (int64_t j = 0; j < H; ++j) {
-          T r = sigmoid(xr[j] + hr[j]), z = sigmoid(xz[j] + hz[j]);
-          T n = simd_math::tanh(xn[j] + r * hn[j]);
-          sr[j] = r;
-          sz[j] = z;
-          sn[j] = n;
-          shn[j] = hn[j];
-          hb[j] = (T(1) - z) * n + z * hpb[j];
-        }
+        gru_row_forward<T>(H, xr, xr + H, xr + 2 * H, hr, hr + H, hr + 2 * H, hp + b * H, sr,
+                           sr + H, sr + 2 * H, sr + 3 * H, h + b * H);
       }
     }
     return 0;
@@ -268,32 +315,11 @@ std::vector<NdArray> gru_backward(const NdArray& dhs, const NdArray& saved, cons
       T* dghp = ptr<T>(dgh) + t * B * 3 * H;
       for (int64_t b = 0; b < B; ++b) {
         const T* sr = sv + b * 4 * H;
-        const T* sz = sr + H;
-        const T* sn = sz + H;
-        const T* shn = sn + H;
-        const T* hpb = hp + b * H;
-        const T* dho = dh_out + b * H;
         T* dxr = dx + b * 3 * H;
-        T* dxz = dxr + H;
-        T* dxn = dxz + H;
         T* dhr = dghp + b * 3 * H;
-        T* dhz = dhr + H;
-        T* dhn = dhz + H;
-        T* dnext = dh_next + b * H;
-        for (int64_t j = 0; j < H; ++j) {
-          T r = sr[j], z = sz[j], n = sn[j];
-          T dh = dho[j] + dnext[j];
-          T dn_pre = dh * (T(1) - z) * (T(1) - n * n);
-          T dz_pre = dh * (hpb[j] - n) * z * (T(1) - z);
-          T dr_pre = dn_pre * shn[j] * r * (T(1) - r);
-          dxr[j] = dr_pre;
-          dxz[j] = dz_pre;
-          dxn[j] = dn_pre;
-          dhr[j] = dr_pre;
-          dhz[j] = dz_pre;
-          dhn[j] = dn_pre * r;
-          dnext[j] = dh * z;
-        }
+        gru_row_backward<T>(H, sr, sr + H, sr + 2 * H, sr + 3 * H, hp + b * H, dh_out + b * H,
+                            dh_next + b * H, dxr, dxr + H, dxr + 2 * H, dhr, dhr + H,
+                            dhr + 2 * H);
       }
       // dh_prev = dh * z + dGh[t] @ W_hh
       if (H > 0) gemm(false, false, B, H, 3 * H, T(1), dghp, 3 * H, w, H, T(1), dh_next, H);
@@ -328,11 +354,7 @@ NdArray rnn_forward(const NdArray& gx, const NdArray& h0, const NdArray& whh, bo
       T* h = ptr<T>(hs) + t * B * H;
       std::memcpy(h, ptr<T>(gx) + t * B * H, sizeof(T) * B * H);
       if (H > 0) gemm(false, true, B, H, H, T(1), hp, H, ptr<T>(whh), H, T(1), h, H);
-      if (relu) {
-        for (int64_t k = 0; k < B * H; ++k) h[k] = h[k] > T(0) ? h[k] : T(0);
-      } else {
-        for (int64_t k = 0; k < B * H; ++k) h[k] = simd_math::tanh(h[k]);
-      }
+      rnn_act_forward<T>(B * H, h, relu);
     }
     return 0;
   });
@@ -359,12 +381,7 @@ std::vector<NdArray> rnn_backward(const NdArray& dhs, const NdArray& hs, const N
       const T* h = ptr<T>(hs) + t * B * H;
       const T* dho = ptr<T>(dhs) + t * B * H;
       T* dp = ptr<T>(dgx) + t * B * H;
-      if (relu) {
-        for (int64_t k = 0; k < B * H; ++k)
-          dp[k] = h[k] > T(0) ? dho[k] + dh_next[k] : T(0);
-      } else {
-        for (int64_t k = 0; k < B * H; ++k) dp[k] = (dho[k] + dh_next[k]) * (T(1) - h[k] * h[k]);
-      }
+      rnn_act_backward<T>(B * H, h, dho, dh_next, dp, relu);
       if (H > 0) gemm(false, false, B, H, H, T(1), dp, H, ptr<T>(whh), H, T(0), dh_next, H);
     }
     hidden_weight_grad<T>(ptr<T>(dgx), ptr<T>(hs), ptr<T>(h0), ptr<T>(dwhh), Tn, B, H, H,
