@@ -10,7 +10,7 @@ the same distribution.
 
 >>> import arraycore as ac
 >>> w = ac.nn.Parameter(ac.empty((64, 32), dtype=ac.float32))
->>> ac.nn.init.kaiming_uniform_(w, a=5 ** 0.5, generator=ac.random.Generator(0))
+>>> _ = ac.nn.init.kaiming_uniform_(w, a=5 ** 0.5, generator=ac.random.Generator(0))
 >>> float(ac.max(ac.abs(w))) <= 1 / 32 ** 0.5
 True
 """
