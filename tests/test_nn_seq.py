@@ -676,3 +676,71 @@ def test_rnn_errors():
         nn.RNN(4, 8, nonlinearity="sigmoid")
     with pytest.raises(ValueError, match="1D or 2D"):
         nn.GRUCell(4, 8)(ac.ones((2, 3, 4), dtype=F32))
+
+
+# --- modules under ac.func (functional_call) and torch state dicts through DLPack -------------
+
+def _module_cases():
+    return [
+        ("lstm", lambda: nn.LSTM(5, 6, num_layers=2, bidirectional=True, dtype=F64),
+         lambda m, x: ac.sum(m(x)[0] ** 2), (4, 3, 5)),
+        ("gru", lambda: nn.GRU(5, 6, batch_first=True, dtype=F64),
+         lambda m, x: ac.sum(m(x)[0] ** 2), (3, 4, 5)),
+        ("encoder", lambda: nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, dtype=F64),
+         lambda m, x: ac.sum(m(x) ** 2), (4, 3, 8)),
+        ("mha", lambda: nn.MultiheadAttention(8, 2, dtype=F64),
+         lambda m, x: ac.sum(m(x, x, x)[0] ** 2), (4, 3, 8)),
+    ]
+
+
+@pytest.mark.parametrize("name,make,loss,shape", _module_cases(), ids=lambda v: v
+                         if isinstance(v, str) else "")
+def test_modules_under_func_transforms_match_tape(name, make, loss, shape):
+    """grad (functional_call), jvp and vmap of the whole module against the tape, which runs
+    the fused native paths."""
+    m = make()
+    x = np.random.default_rng(40).standard_normal(shape)
+    m.zero_grad()
+    loss(m, ac.asarray(x)).backward()
+    params = {k: v.detach() for k, v in m.named_parameters()}
+
+    class _Bound:
+        """The module called with the given parameters (so `loss` can call it like m)."""
+
+        def __init__(self, p):
+            self.p = p
+
+        def __call__(self, *args):
+            return ac.func.functional_call(m, self.p, args)
+
+    def f(p, x):
+        return loss(_Bound(p), x)
+
+    grads = ac.func.grad(f)(params, ac.asarray(x))
+    for k, p in m.named_parameters():
+        close(grads[k], np.asarray(p.grad), 1e-10)
+    # jvp along one parameter direction == <grad, direction>
+    k0 = next(iter(params))
+    d = {k: ac.zeros_like(v) for k, v in params.items()}
+    d[k0] = ac.asarray(np.random.default_rng(41).standard_normal(params[k0].shape))
+    _, dl = ac.func.jvp(lambda p: f(p, ac.asarray(x)), (params,), (d,))
+    assert abs(float(dl) - float(ac.sum(grads[k0] * d[k0]))) < 1e-9 * max(1.0, abs(float(dl)))
+    # vmap over a stack of two inputs == each on its own
+    xs = np.stack([x, 0.5 * x])
+    per = ac.func.vmap(lambda xi: f(params, xi))(ac.asarray(xs))
+    for i in range(2):
+        assert abs(float(per[i]) - float(f(params, ac.asarray(xs[i])))) < 1e-9
+
+
+def test_torch_state_dict_through_dlpack():
+    tl = torch.nn.LSTM(5, 6, num_layers=2, bidirectional=True)
+    al = nn.LSTM(5, 6, num_layers=2, bidirectional=True)
+    al.load_state_dict({k: ac.from_dlpack(v.detach()) for k, v in tl.state_dict().items()})
+    x = np.random.default_rng(42).standard_normal((3, 2, 5)).astype(np.float32)
+    close(al(ac.asarray(x))[0], tl(torch.from_numpy(x))[0], 2e-6)
+    te = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True).eval()
+    ae = nn.TransformerEncoderLayer(8, 2, 16, batch_first=True).eval()
+    ae.load_state_dict({k: ac.from_dlpack(v.detach()) for k, v in te.state_dict().items()})
+    x = np.random.default_rng(43).standard_normal((2, 3, 8)).astype(np.float32)
+    with torch.no_grad(), ac.no_grad():
+        close(ae(ac.asarray(x)), te(torch.from_numpy(x)), 2e-6)
