@@ -13,6 +13,7 @@ import math
 
 import arraycore as _ac
 
+from ...autodiff.function import Function
 from .dropout import dropout as _dropout
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
@@ -20,11 +21,7 @@ __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 _NEG_INF = float("-inf")
 
 
-def _softmax_last(x, safe):
-    """Softmax over the last axis, shifted by the row maximum.  `safe`: a row whose entries
-    are all -inf (every key masked) gives zeros instead of NaN (PyTorch's SDPA does this
-    since 2.5; the explicit softmax of `multi_head_attention_forward(need_weights=True)`
-    gives NaN)."""
+def _softmax_values(x, safe):
     m = _ac.max(x, axis=-1, keepdims=True)
     if safe:
         m = _ac.where(m == _NEG_INF, 0.0, m)
@@ -33,6 +30,35 @@ def _softmax_last(x, safe):
     if safe:
         s = _ac.where(s == 0, 1.0, s)
     return e / s
+
+
+class _SoftmaxLast(Function):
+    """Softmax over the last axis as one autodiff node: backward y * (g - sum(g * y)),
+    written with namespace ops so it is itself differentiable (double backward); the jvp
+    is derived from it and `vmap` runs the forward on the batched values (autograd.Function's
+    defaults).  One node instead of the seven of the composite (max, where, subtract, exp,
+    sum, where, divide)."""
+
+    @staticmethod
+    def forward(x, safe):
+        return _softmax_values(x, safe)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return y * (g - _ac.sum(g * y, axis=-1, keepdims=True)), None
+
+
+def _softmax_last(x, safe):
+    """Softmax over the last axis, shifted by the row maximum.  `safe`: a row whose entries
+    are all -inf (every key masked) gives zeros instead of NaN (PyTorch's SDPA does this
+    since 2.5; the explicit softmax of `multi_head_attention_forward(need_weights=True)`
+    gives NaN)."""
+    return _SoftmaxLast.apply(x, safe)
 
 
 def _check_float_mask(mask, dtype, name, who):
@@ -194,8 +220,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not use_separate_proj_weight:
         if query is key and key is value:
             qkv = _linear(query, in_proj_weight, in_proj_bias)
-            q, k, v = (qkv[..., :embed_dim], qkv[..., embed_dim:2 * embed_dim],
-                       qkv[..., 2 * embed_dim:])
+            # unstack (views; its vjp is one stack) rather than three slices, whose vjps
+            # would scatter three times into zeros
+            q, k, v = _ac.unstack(_ac.reshape(qkv, tuple(qkv.shape[:-1]) + (3, embed_dim)),
+                                  axis=-2)
         else:
             b = in_proj_bias
             bq, bk, bv = (None, None, None) if b is None else \
