@@ -6,7 +6,7 @@ Weights are copied from a torch module's state_dict by name (which is also the c
 torch state dict loads); forward values and tape gradients are compared in float64 with
 tight tolerances (float32 where noted).  The layers' functional forms are also run under
 `ac.func.grad`, `vmap` and `jvp` and compared with the tape, SDPA's forward derivative with
-torch.func.jvp and its double backward with torch.
+its closed form and torch's reverse mode, and its double backward with torch.
 """
 
 from __future__ import annotations
@@ -117,19 +117,32 @@ def test_sdpa_float32_gqa_and_broadcast_batch():
           TF.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (q3, k2, v2))), 1e-12)
 
 
-def test_sdpa_jvp_matches_torch_func():
+def test_sdpa_jvp_matches_reference_and_torch_vjp():
+    """The forward derivative against the closed form (ds = (dq k^T + q dk^T) c,
+    dp = p (ds - sum(ds p)), do = dp v + p dv) and, through <J t, u> = <t, J^T u>, against
+    torch's reverse mode."""
     rng = np.random.default_rng(3)
     q, k, v = _sdpa_inputs(rng)
     m = rng.standard_normal((5, 6))
     tq, tk, tv = (rng.standard_normal(a.shape) for a in (q, k, v))
-    _, jt = torch.func.jvp(
-        lambda q, k, v: TF.scaled_dot_product_attention(q, k, v, torch.from_numpy(m)),
-        tuple(torch.from_numpy(a) for a in (q, k, v)),
-        tuple(torch.from_numpy(a) for a in (tq, tk, tv)))
     _, at = ac.func.jvp(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, ac.asarray(m)),
                         tuple(ac.asarray(a) for a in (q, k, v)),
                         tuple(ac.asarray(a) for a in (tq, tk, tv)))
-    close(at, jt, 1e-11)
+    c = 1 / math.sqrt(q.shape[-1])
+    kt = np.swapaxes(k, -1, -2)
+    s = q @ kt * c + m
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    ds = (tq @ kt + q @ np.swapaxes(tk, -1, -2)) * c
+    dp = p * (ds - np.sum(ds * p, -1, keepdims=True))
+    close(at, dp @ v + p @ tv, 1e-12)
+    u = rng.standard_normal(at.shape)
+    tin = tuple(tleaf(a) for a in (q, k, v))
+    TF.scaled_dot_product_attention(*tin, attn_mask=torch.from_numpy(m)).backward(
+        torch.from_numpy(u))
+    lhs = float(np.sum(np.asarray(at) * u))
+    rhs = sum(float(np.sum(t.grad.numpy() * d)) for t, d in zip(tin, (tq, tk, tv)))
+    assert abs(lhs - rhs) < 1e-11 * max(1.0, abs(lhs))
 
 
 def test_sdpa_double_backward_matches_torch():
