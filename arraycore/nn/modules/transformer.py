@@ -25,7 +25,7 @@ from .module import Module
 from .normalization import LayerNorm
 
 __all__ = ["TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
-           "TransformerDecoder", "generate_square_subsequent_mask"]
+           "TransformerDecoder"]
 
 
 def _get_activation(activation, who):
