@@ -757,3 +757,24 @@ def test_torch_state_dict_through_dlpack():
     x = np.random.default_rng(43).standard_normal((2, 3, 8)).astype(np.float32)
     with torch.no_grad(), ac.no_grad():
         close(ae(ac.asarray(x)), te(torch.from_numpy(x)), 2e-6)
+
+
+def test_transformer_model_matches_torch():
+    E, H, S, L, N = 8, 2, 5, 4, 3
+    rng = np.random.default_rng(44)
+    tm = torch.nn.Transformer(E, H, 2, 2, 16, dropout=0.0).double()
+    am = nn.Transformer(E, H, 2, 2, 16, dropout=0.0, dtype=F64)
+    load_from_torch(am, tm)
+    src, tgt = rng.standard_normal((S, N, E)), rng.standard_normal((L, N, E))
+    ts, as_ = tleaf(src), leaf(src)
+    cm = torch.nn.Transformer.generate_square_subsequent_mask(L).double()
+    close(nn.Transformer.generate_square_subsequent_mask(L, dtype=F64), cm, 0)
+    out_t = tm(ts, torch.from_numpy(tgt), tgt_mask=cm)
+    out_a = am(as_, ac.asarray(tgt), tgt_mask=t2a(cm))
+    close(out_a, out_t, 1e-12)
+    out_t.sum().backward()
+    ac.sum(out_a).backward()
+    close(as_.grad, ts.grad, 1e-11)
+    # xavier_uniform_ on every matrix: bounded by sqrt(6 / (fan_in + fan_out))
+    w = np.asarray(nn.Transformer(16, 4, 1, 1, 32).encoder.layers[0].linear1.weight)
+    assert np.abs(w).max() <= math.sqrt(6 / (16 + 32))

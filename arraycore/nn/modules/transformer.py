@@ -16,6 +16,7 @@ import arraycore as _ac
 
 from .. import _fused_encoder
 from .. import functional as F
+from .. import init as _init
 from .activation import GELU, ReLU
 from .attention import MultiheadAttention
 from .container import ModuleList
@@ -24,8 +25,8 @@ from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
 
-__all__ = ["TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
-           "TransformerDecoder"]
+__all__ = ["Transformer", "TransformerEncoderLayer", "TransformerEncoder",
+           "TransformerDecoderLayer", "TransformerDecoder"]
 
 
 def _get_activation(activation, who):
@@ -280,3 +281,72 @@ class TransformerDecoder(Module):
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+
+class Transformer(Module):
+    """The encoder-decoder model of "Attention Is All You Need" (torch.nn.Transformer):
+    `encoder` (a TransformerEncoder with a final LayerNorm) and `decoder` (a
+    TransformerDecoder with a final LayerNorm), or the custom ones given; every parameter
+    with more than one dimension is re-initialized with xavier_uniform_, as PyTorch does.
+
+    forward(src, tgt, src_mask=None, tgt_mask=None, memory_mask=None,
+    src_key_padding_mask=None, tgt_key_padding_mask=None, memory_key_padding_mask=None,
+    src_is_causal=None, tgt_is_causal=None, memory_is_causal=False).
+
+    >>> import arraycore as ac
+    >>> model = ac.nn.Transformer(d_model=16, nhead=4, num_encoder_layers=1,
+    ...                           num_decoder_layers=1, dim_feedforward=32)
+    >>> src, tgt = ac.ones((5, 2, 16), dtype=ac.float32), ac.ones((3, 2, 16), dtype=ac.float32)
+    >>> model(src, tgt, tgt_mask=model.generate_square_subsequent_mask(3)).shape
+    (3, 2, 16)
+    """
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
+                 dim_feedforward=2048, dropout=0.1, activation="relu", custom_encoder=None,
+                 custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
+                 bias=True, device=None, dtype=None):
+        super().__init__()
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
+                                            layer_norm_eps, batch_first, norm_first, bias,
+                                            dtype=dtype)
+            norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+            self.encoder = TransformerEncoder(layer, num_encoder_layers, norm)
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
+                                            layer_norm_eps, batch_first, norm_first, bias,
+                                            dtype=dtype)
+            norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+            self.decoder = TransformerDecoder(layer, num_decoder_layers, norm)
+        for p in self.parameters():
+            if p.ndim > 1:
+                _init.xavier_uniform_(p)
+        self.d_model = d_model
+        self.nhead = nhead
+        self.batch_first = batch_first
+
+    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None,
+                src_key_padding_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
+                memory_is_causal=False):
+        batch_axis = 0 if self.batch_first else 1
+        if src.ndim == 3 and src.shape[batch_axis] != tgt.shape[batch_axis]:
+            raise RuntimeError("Transformer: the batch number of src and tgt must be equal")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise RuntimeError("Transformer: the feature number of src and tgt must be equal "
+                               "to d_model")
+        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask,
+                              is_causal=src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask,
+                            tgt_is_causal=tgt_is_causal, memory_is_causal=memory_is_causal)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz, device=None, dtype=None):
+        """The (sz, sz) causal mask: -inf above the diagonal, 0 elsewhere."""
+        return generate_square_subsequent_mask(sz, dtype=dtype)
