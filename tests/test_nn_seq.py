@@ -228,7 +228,7 @@ MHA_CASES = [
     ({"bias": False}, {"attn_mask": "causal", "is_causal": True, "need_weights": False}),
     ({}, {"key_padding_mask": "bool", "attn_mask": "float"}),
     ({}, {"key_padding_mask": "bool", "need_weights": False}),
-    ({}, {"attn_mask": "bool3d"}),
+    pytest.param({}, {"attn_mask": "bool3d"}, marks=pytest.mark.slow),
 ]
 
 
@@ -365,7 +365,8 @@ def test_encoder_layer_matches_torch(kw):
     close(enc_a(ax, mask=t2a(cm)), enc_t(tx, mask=cm), 1e-12)
 
 
-@pytest.mark.parametrize("kw", [{}, {"norm_first": True, "batch_first": True}])
+@pytest.mark.parametrize("kw", [pytest.param({}, marks=pytest.mark.slow),
+                                {"norm_first": True, "batch_first": True}])
 def test_decoder_layer_matches_torch(kw):
     E, H, L, S, N = 8, 2, 4, 5, 3
     rng = np.random.default_rng(21)
@@ -396,7 +397,7 @@ def test_decoder_layer_matches_torch(kw):
 
 
 FUSED_CASES = [
-    ({}, None),
+    pytest.param({}, None, marks=pytest.mark.slow),
     ({"batch_first": True}, "kpm"),
     ({"norm_first": True, "activation": "gelu", "batch_first": True}, "both"),
     ({"bias": False}, "mask"),
@@ -463,9 +464,9 @@ def test_transformer_errors():
 RNN_CASES = [
     ("LSTM", {"num_layers": 2, "bidirectional": True}),
     ("LSTM", {"proj_size": 3, "num_layers": 2}),
-    ("LSTM", {"batch_first": True, "bias": False}),
+    pytest.param("LSTM", {"batch_first": True, "bias": False}, marks=pytest.mark.slow),
     ("GRU", {"num_layers": 2, "bidirectional": True, "batch_first": True}),
-    ("GRU", {"bias": False}),
+    pytest.param("GRU", {"bias": False}, marks=pytest.mark.slow),
     ("RNN", {"nonlinearity": "relu", "num_layers": 2}),
     ("RNN", {"bidirectional": True, "bias": False}),
 ]
