@@ -25,7 +25,10 @@ from .padding import *  # noqa: F401,F403
 from .padding import __all__ as _padding_all
 from .sparse import *  # noqa: F401,F403
 from .sparse import __all__ as _sparse_all
+from .attention import *  # noqa: F401,F403
+from .attention import __all__ as _attention_all
 
 __all__: list[str] = [] + list(_activation_all) + list(_dropout_all) + \
     list(_interpolation_all) + list(_linear_all) + list(_loss_all) + \
-    list(_normalization_all) + list(_padding_all) + list(_sparse_all)
+    list(_normalization_all) + list(_padding_all) + list(_sparse_all) + \
+    list(_attention_all)
