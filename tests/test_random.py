@@ -148,7 +148,8 @@ DRAWS = {
     "integers": lambda g: g.integers(-5, 1000, size=300_001, dtype=ac.int32),
     "integers64": lambda g: g.integers(0, 3 << 40, size=300_001),
     "bernoulli": lambda g: g.bernoulli(0.3, size=300_001),
-    "permutation": lambda g: g.permutation(100_000),
+    "permutation": lambda g: g.permutation(100_000),        # Fisher-Yates
+    "permutation_rs": lambda g: g.permutation(300_000),     # Rao-Sandelius buckets
     "truncnorm": lambda g: g.truncated_normal(size=100_000),
 }
 
@@ -394,6 +395,21 @@ def test_permutation_shuffle():
         g.permutation(ac.asarray(3.0))
     with pytest.raises(ValueError):
         g.shuffle(ac.arange(3), axis=1)
+
+
+def test_large_permutation_uniform():
+    # n >= 2^17: the Rao-Sandelius bucket shuffle.  (input position, output position) pairs
+    # binned on a 16 x 16 grid: a uniform permutation fills it evenly.
+    n = (1 << 17) + 3
+    g = ac.random.Generator(24)
+    p = npa(g.permutation(n))
+    assert np.array_equal(np.sort(p), np.arange(n))
+    cells = (np.arange(n) * 16 // n) * 16 + p * 16 // n
+    assert _chi2_uniform(cells, 256) > 1e-3
+    q = npa(g.permutation(n))
+    assert not np.array_equal(p, q)
+    # neighbours stay neighbours with probability about 1/n each: ~1 pair expected
+    assert np.sum(np.diff(p) == 1) < 10
 
 
 def test_choice():
@@ -696,6 +712,20 @@ def test_distributions_many_seeds(seed):
     assert _chi2_uniform(y, 1000) > 1e-4
     p = npa(g.permutation(5))
     assert sorted(p.tolist()) == list(range(5))
+
+
+@pytest.mark.slow
+def test_large_permutation_positions():
+    # Where element 0 and element n-1 land over many permutations (Rao-Sandelius path).
+    n = 1 << 17
+    g = ac.random.Generator(25)
+    first, last = [], []
+    for _ in range(1500):
+        p = npa(g.permutation(n))
+        first.append(int(np.argmax(p == 0)) * 16 // n)
+        last.append(int(np.argmax(p == n - 1)) * 16 // n)
+    assert _chi2_uniform(np.array(first), 16) > 1e-4
+    assert _chi2_uniform(np.array(last), 16) > 1e-4
 
 
 @pytest.mark.slow
