@@ -394,3 +394,10 @@ def test_parameters_to_vector_and_back():
         nn.utils.vector_to_parameters(ac.zeros(3, dtype=ac.float32), ap)
     with pytest.raises(TypeError, match="expected an array"):
         nn.utils.vector_to_parameters([1.0], ap)
+
+
+def test_orthogonal_rank_deficient_weight_stays_orthogonal():
+    # PyTorch zeroes the columns where R's diagonal is 0 (sgn(0) = 0); arraycore keeps them
+    a = P.orthogonal(AHolder(np.ones((4, 3))))
+    W = np.asarray(a.weight)
+    np.testing.assert_allclose(W.T @ W, np.eye(3), atol=1e-12)

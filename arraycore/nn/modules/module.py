@@ -297,7 +297,7 @@ class Module:
         ...         return x * 2
         >>> m = Double()
         >>> h = m.register_full_backward_hook(lambda mod, gi, go: print(gi[0], go[0]))
-        >>> x = ac.ones(2); x.requires_grad_()
+        >>> x = ac.ones(2); _ = x.requires_grad_()
         >>> ac.sum(m(x)).backward()
         [2. 2.] [1. 1.]
         """
