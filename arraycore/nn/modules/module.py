@@ -133,6 +133,16 @@ def _as_loadable(value, key):
                         f"({type(value).__name__}): {e}") from e
 
 
+_alias = _native.alias
+
+
+def _detached(t):
+    """t without tape state, sharing its buffer (p.detach(), without the generic checks)."""
+    if type(t) is Array:
+        return _alias(t) if t.__dict__ else t
+    return t.detach()
+
+
 def _copy_into(dst: Array, src: Array) -> None:
     """dst[...] = src without recording (a parameter is a tape leaf), bumping dst's version."""
     assign_(dst, src, "load_state_dict")
@@ -297,7 +307,7 @@ class Module:
         ...         return x * 2
         >>> m = Double()
         >>> h = m.register_full_backward_hook(lambda mod, gi, go: print(gi[0], go[0]))
-        >>> x = ac.ones(2); x.requires_grad_()
+        >>> x = ac.ones(2); _ = x.requires_grad_()
         >>> ac.sum(m(x)).backward()
         [2. 2.] [1. 1.]
         """
@@ -668,10 +678,10 @@ class Module:
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, p in self._parameters.items():
             if p is not None:
-                destination[prefix + name] = p if keep_vars else p.detach()
+                destination[prefix + name] = p if keep_vars else _detached(p)
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = b if keep_vars else b.detach()
+                destination[prefix + name] = b if keep_vars else _detached(b)
 
     def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
         """An ordered dict of dotted name -> array: parameters and persistent buffers, as

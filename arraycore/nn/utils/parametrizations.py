@@ -237,11 +237,14 @@ def _is_orthogonal(Q):
 
 def _make_orthogonal(A):
     """The Q factor of A's QR decomposition with R's diagonal made positive (so Q is unique
-    and continuous in A)."""
+    and continuous in A).  Where R's diagonal is exactly 0 (A rank-deficient) the column
+    keeps its sign; PyTorch multiplies it by sgn(0) = 0 and returns a non-orthogonal
+    matrix."""
     ac = _ac()
     q, r = ac.linalg.qr(A)
     d = ac.linalg.diagonal(r)
-    sgn = d / ac.abs(d) if d.dtype.kind == "c" else ac.sign(d)
+    safe = ac.where(d == 0, ac.ones_like(d), d)
+    sgn = safe / ac.abs(safe)
     return q * sgn[..., None, :]
 
 
