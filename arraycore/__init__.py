@@ -46,6 +46,7 @@ _array_conveniences.install(_sys.modules[__name__], (Array, _Tracer))
 from .autodiff.grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: E402
                                  no_grad, set_grad_enabled)
 from . import autograd, func  # noqa: E402,F401
+from . import optim  # noqa: E402,F401  (ac.optim: optimizers, lr_scheduler, DPSGD)
 Array.__qualname__ = "Array"
 
 
@@ -64,3 +65,4 @@ __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_thr
                             "set_num_threads", "no_grad", "enable_grad", "set_grad_enabled",
                             "inference_mode", "is_grad_enabled", "autograd", "func", "linalg",
                             "fft", "special"]
+__all__ += ["optim"]
