@@ -17,9 +17,9 @@ inline T lerp(T a, T b, T w) {
   else return b - (b - a) * (T(1) - w);
 }
 
-// torch.maximum for the non-NaN case, written so it vectorizes (vmaxps).
+// torch.maximum: NaN if either is NaN, written as compares and a blend so it vectorizes.
 template <class T>
-inline T maximum(T a, T b) { return a < b ? b : a; }
+inline T maximum(T a, T b) { return (a < b || b != b) ? b : a; }
 
 // Runs body.template operator()<T>() for the lists' real dtype.
 template <class Body>
