@@ -7,7 +7,7 @@ arraycore/native/src/kernels/optim_lists.cpp; docs/nn_optim.md).
 
 Example:
     >>> import arraycore as ac
-    >>> w = ac.asarray([3.0, -2.0]); w.requires_grad_()
+    >>> w = ac.asarray([3.0, -2.0]).requires_grad_()
     >>> opt = ac.optim.Adam([w], lr=0.1)
     >>> for _ in range(200):
     ...     opt.zero_grad()

@@ -16,7 +16,7 @@ class Adagrad(Optimizer):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.asarray([1.0]); w.requires_grad_()
+        >>> w = ac.asarray([1.0]).requires_grad_()
         >>> opt = ac.optim.Adagrad([w], lr=0.1)
         >>> w.grad = ac.asarray([2.0]); opt.step()
         >>> round(w.tolist()[0], 6)

@@ -19,7 +19,7 @@ class Adam(Optimizer):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.asarray([1.0, -1.0]); w.requires_grad_()
+        >>> w = ac.asarray([1.0, -1.0]).requires_grad_()
         >>> opt = ac.optim.Adam([w], lr=0.1)
         >>> w.grad = ac.asarray([3.0, -0.5]); opt.step()
         >>> [round(v, 6) for v in w.tolist()]
@@ -83,7 +83,7 @@ class AdamW(Adam):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.asarray([1.0]); w.requires_grad_()
+        >>> w = ac.asarray([1.0]).requires_grad_()
         >>> opt = ac.optim.AdamW([w], lr=0.1, weight_decay=0.5)
         >>> w.grad = ac.asarray([1.0]); opt.step()
         >>> round(w.tolist()[0], 6)

@@ -40,7 +40,7 @@ class DPSGD(Optimizer):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((2,)); w.requires_grad_()
+        >>> w = ac.zeros((2,)).requires_grad_()
         >>> opt = ac.optim.DPSGD([w], lr=1.0, max_grad_norm=1.0, noise_multiplier=0.0,
         ...                      expected_batch_size=2)
         >>> per_sample = ac.asarray([[3.0, 4.0], [0.3, 0.4]])   # norms 5 and 0.5

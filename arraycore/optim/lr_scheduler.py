@@ -8,7 +8,7 @@ once per epoch (or per batch for OneCycleLR).
 
 Example:
     >>> import arraycore as ac
-    >>> w = ac.zeros((2,)); w.requires_grad_()
+    >>> w = ac.zeros((2,)).requires_grad_()
     >>> opt = ac.optim.SGD([w], lr=1.0)
     >>> sched = ac.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
     >>> lrs = []
@@ -53,7 +53,7 @@ class LRScheduler:
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=0.1)
         >>> s = ac.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
         >>> opt.step(); s.step(); s.get_last_lr()
@@ -127,7 +127,7 @@ class LambdaLR(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=1.0)
         >>> s = ac.optim.lr_scheduler.LambdaLR(opt, lambda e: 0.5 ** e)
         >>> opt.step(); s.step(); s.get_last_lr()
@@ -169,7 +169,7 @@ class StepLR(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=1.0)
         >>> s = ac.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.1)
         >>> opt.step(); s.step(); s.get_last_lr()
@@ -197,7 +197,7 @@ class MultiStepLR(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=1.0)
         >>> s = ac.optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 3], gamma=0.5)
         >>> opt.step(); s.step(); s.get_last_lr()
@@ -226,7 +226,7 @@ class LinearLR(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=1.0)
         >>> s = ac.optim.lr_scheduler.LinearLR(opt, start_factor=0.5, total_iters=2)
         >>> [s.get_last_lr()[0]] + [(opt.step(), s.step(), s.get_last_lr()[0])[2] for _ in range(2)]
@@ -266,7 +266,7 @@ class ExponentialLR(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=1.0)
         >>> s = ac.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)
         >>> opt.step(); s.step(); s.get_last_lr()
@@ -293,7 +293,7 @@ class CosineAnnealingLR(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=1.0)
         >>> s = ac.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=2)
         >>> opt.step(); s.step(); round(s.get_last_lr()[0], 12)
@@ -330,7 +330,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=1.0)
         >>> s = ac.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)
         >>> [(opt.step(), s.step(), round(s.get_last_lr()[0], 12))[2] for _ in range(3)]
@@ -397,10 +397,10 @@ class OneCycleLR(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=0.1, momentum=0.9)
         >>> s = ac.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=10)
-        >>> s.get_last_lr()
+        >>> [round(lr, 12) for lr in s.get_last_lr()]
         [0.04]
     """
 
@@ -509,7 +509,7 @@ class ReduceLROnPlateau(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=1.0)
         >>> s = ac.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=1, factor=0.5)
         >>> for loss in [1.0, 1.0, 1.0]:
@@ -606,7 +606,7 @@ class SequentialLR(LRScheduler):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.zeros((1,)); w.requires_grad_()
+        >>> w = ac.zeros((1,)).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=1.0)
         >>> warm = ac.optim.lr_scheduler.LinearLR(opt, start_factor=0.5, total_iters=1)
         >>> decay = ac.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)

@@ -24,11 +24,11 @@ class NAdam(Optimizer):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.asarray([1.0]); w.requires_grad_()
+        >>> w = ac.asarray([1.0]).requires_grad_()
         >>> opt = ac.optim.NAdam([w], lr=0.1)
         >>> w.grad = ac.asarray([1.0]); opt.step()
         >>> round(w.tolist()[0], 4)
-        0.8985
+        0.8944
     """
 
     _who = "optim.NAdam"

@@ -84,7 +84,7 @@ class Optimizer:
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.ones((3,)); w.requires_grad_()
+        >>> w = ac.ones((3,)).requires_grad_()
         >>> opt = ac.optim.SGD([{"params": [w], "lr": 0.5}], lr=0.1)
         >>> w.grad = ac.ones((3,))
         >>> opt.step(); w.tolist()

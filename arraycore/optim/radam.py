@@ -19,7 +19,7 @@ class RAdam(Optimizer):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.asarray([1.0]); w.requires_grad_()
+        >>> w = ac.asarray([1.0]).requires_grad_()
         >>> opt = ac.optim.RAdam([w], lr=0.1)
         >>> w.grad = ac.asarray([1.0]); opt.step()
         >>> round(w.tolist()[0], 6)

@@ -17,7 +17,7 @@ class RMSprop(Optimizer):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.asarray([1.0]); w.requires_grad_()
+        >>> w = ac.asarray([1.0]).requires_grad_()
         >>> opt = ac.optim.RMSprop([w], lr=0.01)
         >>> w.grad = ac.asarray([1.0]); opt.step()
         >>> round(w.tolist()[0], 6)

@@ -17,7 +17,7 @@ class SGD(Optimizer):
 
     Example:
         >>> import arraycore as ac
-        >>> w = ac.asarray([1.0, 2.0]); w.requires_grad_()
+        >>> w = ac.asarray([1.0, 2.0]).requires_grad_()
         >>> opt = ac.optim.SGD([w], lr=0.1, momentum=0.9)
         >>> w.grad = ac.asarray([1.0, 1.0]); opt.step()
         >>> w.grad = ac.asarray([1.0, 1.0]); opt.step()
