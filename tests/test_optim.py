@@ -808,3 +808,22 @@ def test_dpsgd_with_nn_per_sample_grads():
     (sw, sb), _ = _dp_reference([np.stack(gs_w), np.stack(gs_b)], 0.5)
     np.testing.assert_allclose(np.asarray(model.w), w0 - 0.1 * sw / 6, rtol=1e-12)
     np.testing.assert_allclose(np.asarray(model.b), b0 - 0.1 * sb / 6, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name,opts", [("Adam", dict(lr=0.1, amsgrad=True)),
+                                       ("Adamax", dict(lr=0.1))])
+def test_nan_gradient_propagates_like_torch(name, opts):
+    """torch.maximum keeps NaN in AMSGrad's / Adamax's running maximum; so do the kernels."""
+    v = np.array([1.0, -2.0, 0.5])
+    t = torch.tensor(v, requires_grad=True)
+    a = ac.asarray(v.copy()).requires_grad_()
+    topt, aopt = getattr(torch.optim, name)([t], **opts), getattr(ac.optim, name)([a], **opts)
+    for g in ([0.1, 0.2, 0.3], [np.nan, 0.2, 0.3], [0.1, 0.2, 0.3]):
+        t.grad = torch.tensor(g, dtype=torch.float64)
+        a.grad = ac.asarray(np.array(g))
+        topt.step()
+        aopt.step()
+    np.testing.assert_allclose(np.asarray(a), t.detach().numpy(), rtol=1e-12, equal_nan=True)
+    key = "max_exp_avg_sq" if name == "Adam" else "exp_inf"
+    np.testing.assert_allclose(np.asarray(aopt.state[a][key]), topt.state[t][key].numpy(),
+                               rtol=1e-12, equal_nan=True)
