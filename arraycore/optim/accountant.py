@@ -6,7 +6,8 @@ its RDP is (Mironov, Talwar & Zhang 2019, "Rényi Differential Privacy of the Sa
 Mechanism", section 3.3)
 
     eps(alpha) = 1 / (alpha - 1) * log A_alpha,
-    A_alpha = sum_{k=0}^{alpha} binom(alpha, k) (1 - q)^(alpha - k) q^k exp((k^2 - k) / (2 sigma^2)),
+    A_alpha = sum_{k=0}^{alpha} binom(alpha, k) (1 - q)^(alpha - k) q^k
+                                exp((k^2 - k) / (2 sigma^2)),
 
 RDP composes additively over steps, and an (alpha, eps_R)-RDP mechanism is
 (eps_R + log(1/delta) / (alpha - 1), delta)-DP (Mironov 2017, "Rényi Differential Privacy",

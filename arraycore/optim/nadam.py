@@ -65,7 +65,10 @@ class NAdam(Optimizer):
             mu = beta1 * (1.0 - 0.5 * 0.96 ** (st["step"] * md))
             st["mu_product"] = _f32(st["mu_product"] * _f32(mu))
         state = self.state
-        key = lambda it: (it[0]._dtype_code, state[it[0]]["step"], state[it[0]]["mu_product"])  # noqa: E731
+        def key(it):
+            st = state[it[0]]
+            return it[0]._dtype_code, st["step"], st["mu_product"]
+
         for bucket in self._buckets(pg, key):
             params = [p for p, _ in bucket]
             sts = [state[p] for p in params]
