@@ -78,7 +78,7 @@ __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_thr
 
 # Subpackages imported on first use (`ac.nn`), so `import arraycore` does not pay for them.
 # Each is also importable directly (`import arraycore.nn`, `from arraycore import nn`).
-_LAZY_SUBMODULES = {"nn"}
+_LAZY_SUBMODULES = {"nn", "optim", "data"}
 
 
 def __getattr__(name):
