@@ -27,4 +27,7 @@ roll = _op("roll", "roll")
 squeeze = _op("squeeze", "squeeze")
 stack = _op("stack", "stack", arity=-1)
 tile = _op("tile", "tile")
+# tril/triu live with the creation functions but are linear views of their input: masks.
+tril = _op("tril", "tril")
+triu = _op("triu", "triu")
 unstack = _op("unstack", "unstack")

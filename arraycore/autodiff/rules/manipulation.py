@@ -125,6 +125,18 @@ def _flip_rules(op):
     define(op, _unary_jvp(op), vjp, batch, saves=[])
 
 
+def _triangle_rules(op):
+    """tril/triu keep a triangle and zero the rest: the mask is its own transpose, and it acts
+    on the last two axes only, so a batch axis in front is carried through."""
+    def vjp(g, args, kwargs, out, needs):
+        return {0: getattr(xp, op.name)(g, **kwargs)}
+
+    def batch(args, kwargs, dims, size):
+        return getattr(xp, op.name)(_b.to_front(args[0], dims[0]), **kwargs), 0
+
+    define(op, _unary_jvp(op), vjp, batch, saves=[])
+
+
 def _moveaxis_rules(op):
     def vjp(g, args, kwargs, out, needs):
         src = _param(args, kwargs, 1, "source")
@@ -356,6 +368,8 @@ def install():
     _squeeze_rules(OPS["squeeze"])
     _stack_rules(OPS["stack"])
     _tile_rules(OPS["tile"])
+    _triangle_rules(OPS["tril"])
+    _triangle_rules(OPS["triu"])
     _unstack_rules(OPS["unstack"])
 
 
