@@ -9,4 +9,9 @@ each topic module's `__all__`.  To add a topic, add two lines:
 and `+ list(_<topic>_all)` to `__all__` below.
 """
 
-__all__: list[str] = []
+from .conv import *  # noqa: F401,F403
+from .conv import __all__ as _conv_all
+from .pooling import *  # noqa: F401,F403
+from .pooling import __all__ as _pooling_all
+
+__all__: list[str] = [] + list(_conv_all) + list(_pooling_all)

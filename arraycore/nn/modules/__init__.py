@@ -8,4 +8,9 @@ from .module import __all__ as _module_all
 from .container import *  # noqa: F401,F403
 from .container import __all__ as _container_all
 
-__all__ = list(_module_all) + list(_container_all)
+from .conv import *  # noqa: F401,F403
+from .conv import __all__ as _conv_all
+from .pooling import *  # noqa: F401,F403
+from .pooling import __all__ as _pooling_all
+
+__all__ = list(_module_all) + list(_container_all) + list(_conv_all) + list(_pooling_all)
