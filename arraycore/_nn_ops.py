@@ -127,6 +127,11 @@ def conv_weight_grad(x, grad_output, kernel_size, stride=None, padding=None, dil
     stride = tuple(stride or _ones(nd))
     dilation = tuple(dilation or _ones(nd))
     padding = _pairs(padding, nd)
+    out = conv_output_size(_spatial(x), tuple(kernel_size), stride, padding, dilation,
+                           "conv_weight_grad")
+    if out != _spatial(grad_output):
+        raise ValueError(f"conv_weight_grad: grad_output spatial size {_spatial(grad_output)} "
+                         f"is not the convolution's output size {out}")
     return _native.conv_backward_weight(x, grad_output, list(_spatial(x)),
                                         list(_spatial(grad_output)), list(kernel_size),
                                         list(stride), _lo(padding), list(dilation),

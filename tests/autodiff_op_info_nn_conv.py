@@ -281,7 +281,7 @@ def _conv_weight_grad_samples(rng, dtype):
     return [
         Sample((Arg((2, 3, 5, 4)), Arg((2, 4, 3, 2)), (3, 3)),
                {"stride": (1, 1), "padding": ((0, 0), (0, 0))}, name="2d"),
-        Sample((Arg((2, 4, 7)), Arg((2, 2, 3)), (3,)),
+        Sample((Arg((2, 4, 7)), Arg((2, 2, 4)), (3,)),
                {"stride": (2,), "padding": ((1, 1),), "dilation": (1,), "groups": 2},
                name="1d_groups_stride"),
     ]
