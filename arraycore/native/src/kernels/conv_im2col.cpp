@@ -71,6 +71,7 @@ template <class T>
 void im2col(const T* x, int64_t channels, const Window& w, T* col, int64_t ld) {
   const int64_t I = w.in_numel(), Ow = w.out[2], Oh = w.out[1];
   const int64_t sw = w.stride[2];
+  const bool block_copy = sw == 1 && w.stride[1] == 1 && w.in[2] == Ow;
   for (int64_t c = 0; c < channels; ++c) {
     const T* xc = x + c * I;
     for (int64_t kd = 0; kd < w.k[0]; ++kd)
@@ -84,6 +85,30 @@ void im2col(const T* x, int64_t channels, const Window& w, T* col, int64_t ld) {
             const int64_t id = od * w.stride[0] - w.pad[0] + kd * w.dil[0];
             if (id < 0 || id >= w.in[0]) {
               std::fill(row, row + Oh * Ow, T(0));
+              row += Oh * Ow;
+              continue;
+            }
+            if (block_copy) {
+              // Unit strides and rows as long as the input's: the rows of output positions
+              // inside the image read consecutive input rows at the same stride, so they are
+              // one contiguous copy; the few entries that stand for padding at the row ends
+              // are zeroed after it (small images: one call instead of one per row).
+              int64_t hlo, hhi;
+              valid_range(Oh, w.in[1], 1, w.pad[1], kh * w.dil[1], hlo, hhi);
+              std::fill(row, row + hlo * Ow, T(0));
+              if (hhi > hlo && whi > wlo) {
+                const int64_t ih0 = hlo - w.pad[1] + kh * w.dil[1];
+                std::memcpy(row + hlo * Ow + wlo, xc + (id * w.in[1] + ih0) * w.in[2] + iw0,
+                            ((hhi - hlo - 1) * Ow + (whi - wlo)) * sizeof(T));
+                for (int64_t oh = hlo; oh < hhi; ++oh) {
+                  T* r = row + oh * Ow;
+                  for (int64_t o = 0; o < wlo; ++o) r[o] = T(0);
+                  for (int64_t o = whi; o < Ow; ++o) r[o] = T(0);
+                }
+              } else {
+                std::fill(row + hlo * Ow, row + hhi * Ow, T(0));
+              }
+              std::fill(row + hhi * Ow, row + Oh * Ow, T(0));
               row += Oh * Ow;
               continue;
             }
