@@ -769,8 +769,8 @@ SMOKE = ["abs", "multiply", "divide", "pow", "exp", "log1p", "atan2", "maximum",
          "concat", "broadcast_to", "unstack", "reshape", "where", "sort",
          # linalg: gauges (eigh, svd), Hermitian inputs, a 1-D right-hand side
          "solve", "cholesky", "eigh", "svd",
-         # nn_conv: the convolution (its vjp is the other two conv ops) and max pooling
-         "conv", "max_pool"]
+         # nn_conv: the convolution (its vjp is the other two conv ops)
+         "conv"]
 
 __all__ = ["Arg", "DT", "Sample", "OpInfo", "OP_INFO", "SMOKE", "args_of", "fill", "draw",
            "arg_dtype"]

@@ -188,7 +188,7 @@ def adaptive_avg_pool1d(input, output_size):
     >>> import arraycore as ac
     >>> from arraycore.nn import functional as F
     >>> F.adaptive_avg_pool1d(ac.asarray([[[1.0, 2.0, 3.0, 4.0, 5.0]]]), 2)
-    Array([[[2. , 4. ]]], dtype=float64)
+    Array([[[2., 4.]]], dtype=float64)
     """
     return _adaptive_avg(input, output_size, 1, "adaptive_avg_pool1d")
 

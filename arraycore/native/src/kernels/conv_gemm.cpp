@@ -3,7 +3,7 @@
 //
 // Images are processed in chunks: the columns of `nb` images sit side by side in one
 // column matrix (Cin*K rows, nb*O columns), so a small image (the 8x8 digits: O = 64) still
-// makes gemm calls with thousands of columns; a large one (O >= kTargetColumns) makes one
+// makes gemm calls with ~1000 columns; a large one (O >= kTargetColumns) makes one
 // gemm per image straight into the output.  Per group g (weights W_g: Cout/G x Cin/G*K):
 //   forward          Y_g   = W_g   . col_g          (then + bias)
 //   input adjoint    col_g = W_g^T . Y_g            (then col2im, + bias of the result)
@@ -29,7 +29,7 @@ namespace {
 using blas::blas_int;
 
 // Columns per gemm call the chunking aims at.
-constexpr int64_t kTargetColumns = 2048;
+constexpr int64_t kTargetColumns = 1024;
 // Upper bound of one chunk's column matrix (elements): ~256 KB of float32 stays in L2 while
 // gemm streams it (a 4.7 MB column matrix ran gemm at a quarter of the speed).
 constexpr int64_t kMaxColumnElems = int64_t(1) << 16;
