@@ -437,6 +437,16 @@ def test_big_batch_uses_threads_consistently():
     x = rand(rng, (37, 3, 10, 10), "float32")
     w = rand(rng, (8, 3, 3, 3), "float32")
     b = rand(rng, (8,), "float32")
-    check_fwd_bwd(lambda x, w, b: F.conv2d(x, w, b, padding=1),
-                  lambda x, w, b: TF.conv2d(x, w, b, padding=1), [x, w, b], "float32", rng,
-                  "conv2d batch 37")
+    old = ac.get_num_threads()
+    try:
+        for threads in (1, 2):  # 2: chunks on the pool, weight-gradient partial sums added
+            ac.set_num_threads(threads)
+            check_fwd_bwd(lambda x, w, b: F.conv2d(x, w, b, padding=1),
+                          lambda x, w, b: TF.conv2d(x, w, b, padding=1), [x, w, b], "float32",
+                          rng, f"conv2d batch 37, {threads} threads")
+            x64 = rand(rng, (9, 4, 7, 6), "float64")
+            check_fwd_bwd(lambda x: F.max_pool2d(F.avg_pool2d(x, 2, 1), 2, 1),
+                          lambda x: TF.max_pool2d(TF.avg_pool2d(x, 2, 1), 2, 1), [x64],
+                          "float64", rng, f"pools, {threads} threads")
+    finally:
+        ac.set_num_threads(old)
