@@ -316,3 +316,44 @@ def test_per_sample_grads_refuses_modules_that_mix_examples():
     assert nn.Module._mixes_examples_in_training is False
     with pytest.raises(ValueError, match="first axis"):
         nn.utils.per_sample_grads(m, a_xent, ac.asarray(x), ac.asarray(y[:2]))
+
+
+def test_per_sample_grads_through_parametrizations_match_torch():
+    am, tm = AMLP(), TMLP()
+    nn.utils.parametrizations.weight_norm(am.fc1)
+    torch.nn.utils.parametrizations.weight_norm(tm.fc1)
+    nn.utils.parametrizations.orthogonal(am.fc2)
+    torch.nn.utils.parametrizations.orthogonal(tm.fc2)
+    am.load_state_dict(tm.state_dict())  # same orthogonal base
+    x, y = data(5)
+    ga = nn.utils.per_sample_grads(am, a_xent, ac.asarray(x), ac.asarray(y))
+    params = {k: v.detach() for k, v in tm.named_parameters()}
+    buffers = dict(tm.named_buffers())
+
+    def t_loss(p, xi, yi):
+        return t_xent(tf.functional_call(tm, (p, buffers), (xi[None],)), yi[None])
+
+    gt = torch.vmap(tf.grad(t_loss), in_dims=(None, 0, 0))(params, torch.from_numpy(x),
+                                                             torch.from_numpy(y))
+    assert list(ga) == list(gt)
+    for k in gt:
+        close(ga[k], gt[k], rtol=1e-4, atol=1e-5)
+
+
+def test_hessian_through_functional_call():
+    class Quad(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(ac.asarray(RNG.standard_normal(3)))
+
+        def forward(self, x):
+            return ac.sum(ac.sin(self.w * x) ** 2)
+
+    m = Quad()
+    x = ac.asarray(RNG.standard_normal(3))
+    w = ac.asarray(RNG.standard_normal(3))
+    H = ac.func.hessian(lambda w_: ac.func.functional_call(m, {"w": w_}, (x,)))(w)
+    # d2/dw2 sum sin(w x)^2 = diag(2 x^2 cos(2 w x))
+    wn, xn = np.asarray(w), np.asarray(x)
+    np.testing.assert_allclose(np.asarray(H), np.diag(2 * xn ** 2 * np.cos(2 * wn * xn)),
+                               rtol=1e-12, atol=1e-13)

@@ -140,14 +140,14 @@ def test_kaiming_normal_xavier():
 @pytest.mark.parametrize("mean,std,a,b", [(0.0, 1.0, -2.0, 2.0), (0.0, 0.02, -0.04, 0.04),
                                           (1.0, 2.0, 0.0, 6.0)])
 def test_trunc_normal(mean, std, a, b):
-    w = init.trunc_normal_(param((200, 200)), mean, std, a, b, generator=gen(8))
+    w = init.trunc_normal_(param((100, 100)), mean, std, a, b, generator=gen(8))
     lo, hi = float(ac.min(w)), float(ac.max(w))
     assert a <= lo and hi <= b
     ref = st.truncnorm((a - mean) / std, (b - mean) / std, loc=mean, scale=std)
     assert ks_p(w, ref.cdf) > 1e-3
-    t = torch.nn.init.trunc_normal_(torch.empty(N), mean, std, a, b)
-    np.testing.assert_allclose(float(ac.mean(w)), float(t.mean()), atol=8 * std / 200)
-    np.testing.assert_allclose(float(ac.std(w)), float(t.std()), rtol=2e-2)
+    t = torch.nn.init.trunc_normal_(torch.empty(100, 100), mean, std, a, b)
+    np.testing.assert_allclose(float(ac.mean(w)), float(t.mean()), atol=8 * std / 100)
+    np.testing.assert_allclose(float(ac.std(w)), float(t.std()), rtol=4e-2)
 
 
 def test_trunc_normal_warns_far_mean():

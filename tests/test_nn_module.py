@@ -278,6 +278,8 @@ def test_load_state_dict_from_torch_directly():
             p.add_(torch.randn_like(p))
         t.stats.running.fill_(3.0)
         t.stats.steps.fill_(7)
+    via_dlpack = {k: ac.from_dlpack(v) for k, v in t.state_dict().items()}
+    assert a.load_state_dict(via_dlpack).missing_keys == []
     res = a.load_state_dict(t.state_dict())  # torch tensors go through ac.asarray (DLPack)
     assert res.missing_keys == [] and res.unexpected_keys == []
     assert repr(res) == "<All keys matched successfully>"
@@ -574,3 +576,88 @@ def test_modules_work_under_transforms_of_their_inputs():
     g = ac.func.vmap(ac.func.grad(lambda xi: ac.sum(m(xi))))(x)
     np.testing.assert_allclose(np.asarray(g), np.tile(np.asarray(ac.sum(m.weight, axis=0)),
                                                       (4, 1)), rtol=1e-6)
+
+
+def test_buffer_marker_like_torch():
+    for lib in ("ac", "torch"):
+        tnn = nn if lib == "ac" else torch.nn
+        z = (lambda n: ac.zeros(n, dtype=F32)) if lib == "ac" else torch.zeros
+
+        class M(tnn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = tnn.Buffer(z(2))
+                self.b = tnn.Buffer(z(3), persistent=False)
+
+        m = M()
+        r = ([n for n, _ in m.named_buffers()], list(m.state_dict()))
+        if lib == "ac":
+            got, am = r, m
+        else:
+            assert got == r
+    am.a = ac.ones(2, dtype=F32)  # a plain array replaces a registered buffer
+    assert float(ac.sum(am.a)) == 2 and "a" in am._buffers
+    with pytest.raises(TypeError, match="Buffer"):
+        nn.Buffer([1, 2])
+
+
+def _backward_trace(lib):
+    log = []
+    tnn = nn if lib == "ac" else torch.nn
+
+    def arr(v):
+        return None if v is None else np.asarray(v.detach() if lib == "torch" else v).tolist()
+
+    class Mul(tnn.Module):
+        def forward(self, x, s, y):
+            return x * y * s, x + y
+
+    m = Mul()
+    m.register_full_backward_pre_hook(lambda mod, go: log.append(("pre", [arr(g) for g in go])))
+
+    def full(mod, gi, go):
+        log.append(("full", [None if g is None else arr(g) for g in gi], [arr(g) for g in go]))
+        return tuple(None if g is None else g * 10 for g in gi)
+
+    h = m.register_full_backward_hook(full)
+    Lin = ALin if lib == "ac" else TLin
+    lin = Lin(2, 2)
+    lin.register_full_backward_hook(lambda mod, gi, go: log.append(("lin", gi)))
+    if lib == "ac":
+        x = ac.asarray([1.0, 2.0], dtype=F32)
+        x.requires_grad_()
+        y = ac.asarray([3.0, 4.0], dtype=F32)
+        a, b = m(x, 2.0, y)
+        ac.sum(lin(a * 2 + b)).backward()
+    else:
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = torch.tensor([3.0, 4.0])
+        a, b = m(x, 2.0, y)
+        lin(a * 2 + b).sum().backward()
+    log.append(("xgrad", arr(x.grad)))
+    h.remove()
+    x.grad = None
+    if lib == "ac":
+        ac.sum(m(x, 1.0, y)[0]).backward()
+    else:
+        m(x, 1.0, y)[0].sum().backward()
+    log.append(("after remove", arr(x.grad)))
+    # a module whose inputs do not require grad: the hook sees None for them
+    lin2 = Lin(2, 2)
+    lin2.register_full_backward_hook(lambda mod, gi, go: log.append(("lin2", gi, len(go))))
+    z = ac.ones((1, 2), dtype=F32) if lib == "ac" else torch.ones(1, 2)
+    out = lin2(z)
+    (ac.sum(out) if lib == "ac" else out.sum()).backward()
+    return log
+
+
+@pytest.mark.filterwarnings("ignore:Full backward hook is firing")
+def test_backward_hooks_match_torch():
+    la, lt = _backward_trace("ac"), _backward_trace("torch")
+    # the Linear's grad_input is compared by value
+    def norm(log):
+        return [(e[0], [None if g is None else np.asarray(g.detach() if hasattr(g, "detach")
+                                                              else g).tolist() for g in e[1]])
+                if e[0] == "lin" else e for e in log]
+    assert norm(la)[:-1] == norm(lt)[:-1]
+    assert la[-1][0] == lt[-1][0] == "lin2" and la[-1][1] == lt[-1][1] == (None,)

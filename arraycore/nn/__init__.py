@@ -20,11 +20,11 @@ Sequential(
 )
 """
 
-from .parameter import Parameter, is_parameter  # noqa: F401
+from .parameter import Buffer, Parameter, is_parameter  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
 from . import utils  # noqa: F401
 
-__all__ = ["Parameter", "functional", "init", "utils"] + list(_modules_all)
+__all__ = ["Parameter", "Buffer", "functional", "init", "utils"] + list(_modules_all)

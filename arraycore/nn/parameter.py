@@ -90,4 +90,50 @@ class Parameter(metaclass=_ParameterMeta):
         return _mark(p)
 
 
-__all__ = ["Parameter", "is_parameter"]
+_BUFFERS: dict[int, tuple] = {}  # id -> (weakref, persistent), as _REGISTRY
+
+
+def buffer_persistence(obj):
+    """None, or the `persistent` flag of an array made by `Buffer(...)`."""
+    entry = _BUFFERS.get(id(obj))
+    if entry is None or entry[0]() is not obj:
+        return None
+    return entry[1]
+
+
+class _BufferMeta(type):
+    def __instancecheck__(cls, obj):
+        return buffer_persistence(obj) is not None
+
+
+class Buffer(metaclass=_BufferMeta):
+    """An array that assigning as a module attribute registers as a buffer
+    (`torch.nn.Buffer`): `self.running = nn.Buffer(ac.zeros(3), persistent=False)` is
+    `self.register_buffer("running", ac.zeros(3), persistent=False)`.  Like `Parameter`, it
+    returns a plain `ac.Array` viewing `data`'s buffer.
+
+    >>> import arraycore as ac
+    >>> class M(ac.nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.steps = ac.nn.Buffer(ac.zeros((), dtype=ac.int64))
+    >>> list(M().state_dict())
+    ['steps']
+    """
+
+    def __new__(cls, data, *, persistent=True):
+        if isinstance(data, Tracer) or not isinstance(data, Array):
+            raise TypeError(f"Buffer: expected an arraycore array, got {type(data).__name__}")
+        b = _alias(data)
+        key = id(b)
+
+        def forget(ref, key=key):
+            entry = _BUFFERS.get(key)
+            if entry is not None and entry[0] is ref:
+                del _BUFFERS[key]
+
+        _BUFFERS[key] = (weakref.ref(b, forget), bool(persistent))
+        return b
+
+
+__all__ = ["Parameter", "Buffer", "is_parameter"]

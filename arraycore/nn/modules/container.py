@@ -84,11 +84,11 @@ class Sequential(Module):
         else:
             key = self._get_item_by_idx(iter(self._modules.keys()), idx)
             delattr(self, key)
-        # keep the numbering 0..n-1 (PyTorch renumbers too)
-        items = list(self._modules.items())
+        # keys become 0..n-1 again (PyTorch renumbers every key, named ones included)
+        mods = list(self._modules.values())
         self._modules.clear()
-        for i, (key, m) in enumerate(items):
-            self._modules[str(i) if key.isdigit() else key] = m
+        for i, m in enumerate(mods):
+            self._modules[str(i)] = m
 
     def __len__(self) -> int:
         return len(self._modules)

@@ -20,8 +20,9 @@ from typing import Any, Callable, Iterator
 from ...native import _native
 from ...autodiff.tracer import Tracer
 from ...autodiff.grad_mode import no_grad
+from . import _backward_hooks as _bw_hooks
 from .._inplace import assign_
-from ..parameter import Parameter, _mark, is_parameter
+from ..parameter import Parameter, buffer_persistence, is_parameter
 
 Array = _native.Array
 
@@ -184,6 +185,8 @@ class Module:
         d["_forward_hooks"] = OrderedDict()
         d["_forward_hooks_with_kwargs"] = OrderedDict()
         d["_forward_hooks_always_called"] = OrderedDict()
+        d["_backward_hooks"] = OrderedDict()
+        d["_backward_pre_hooks"] = OrderedDict()
         d["_state_dict_hooks"] = OrderedDict()
         d["_load_state_dict_post_hooks"] = OrderedDict()
 
@@ -195,7 +198,7 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks or _global_forward_pre_hooks
-                or _global_forward_hooks):
+                or _global_forward_hooks or self._backward_hooks or self._backward_pre_hooks):
             return self.forward(*args, **kwargs)
         return self._call_with_hooks(args, kwargs)
 
@@ -215,6 +218,10 @@ class Module:
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
         called = set()
+        bw = None
+        if (self._backward_hooks or self._backward_pre_hooks) and _bw_hooks.active():
+            bw = _bw_hooks.BackwardHookState(self, len(args))
+            args = bw.wrap_inputs(args)
         try:
             out = self.forward(*args, **kwargs)
             for hid, hook in itertools.chain(_global_forward_hooks.items(),
@@ -226,6 +233,8 @@ class Module:
                     res = hook(self, args, out)
                 if res is not None:
                     out = res
+            if bw is not None:
+                out = bw.wrap_outputs(out)
         except Exception:
             # always_call hooks run even when forward (or an earlier hook) raised
             for hid, hook in itertools.chain(_global_forward_hooks.items(),
@@ -272,6 +281,40 @@ class Module:
             self._forward_hooks_always_called[h.id] = True
         if prepend:
             self._forward_hooks.move_to_end(h.id, last=False)
+        return h
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False
+                                    ) -> RemovableHandle:
+        """`hook(module, grad_input, grad_output) -> None | new grad_input` runs when the
+        gradients of the module's inputs are computed on the tape (grad_input: one entry per
+        positional argument, None for those without a gradient; grad_output: one per array
+        output).  The module's inputs and outputs pass through identity nodes to observe
+        this, as in PyTorch.
+
+        >>> import arraycore as ac
+        >>> class Double(ac.nn.Module):
+        ...     def forward(self, x):
+        ...         return x * 2
+        >>> m = Double()
+        >>> h = m.register_full_backward_hook(lambda mod, gi, go: print(gi[0], go[0]))
+        >>> x = ac.ones(2); x.requires_grad_()
+        >>> ac.sum(m(x)).backward()
+        [2. 2.] [1. 1.]
+        """
+        h = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[h.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(h.id, last=False)
+        return h
+
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False
+                                        ) -> RemovableHandle:
+        """`hook(module, grad_output) -> None | new grad_output` runs when the gradients of
+        the module's outputs are known on the tape, before those of its inputs."""
+        h = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[h.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(h.id, last=False)
         return h
 
     # --- registration -----------------------------------------------------------------------
@@ -339,6 +382,13 @@ class Module:
                 raise TypeError(f"cannot assign '{type(value).__name__}' as parameter "
                                 f"'{name}' (ac.nn.Parameter or None expected)")
             params[name] = None
+            return
+        persistent = buffer_persistence(value) if _is_array(value) else None
+        if persistent is not None:  # an nn.Buffer(...) registers as a buffer
+            if params is None:
+                raise AttributeError("cannot assign buffers before Module.__init__() call")
+            self._remove_from(name, d, keep="_buffers")
+            self.register_buffer(name, value, persistent=persistent)
             return
         modules = d.get("_modules")
         if isinstance(value, Module):
@@ -834,5 +884,3 @@ def _check_device(device):
     if name.split(":")[0] not in ("cpu", "CPU"):
         raise ValueError(f"to(): arraycore runs on the CPU only, got device {device!r}")
 
-
-_ = _mark

@@ -13,11 +13,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from ...autodiff.tracer import Tracer
-from ...native import _native
 from ..modules.module import Module
-
-Array = _native.Array
 
 __all__ = ["functional_call", "stack_module_state"]
 
@@ -222,5 +218,3 @@ def stack_module_state(models) -> tuple[dict, dict]:
             buffers[k] = ac.stack([b[k].detach() for b in all_buffers])
     return params, buffers
 
-
-_ = (Array, Tracer)
