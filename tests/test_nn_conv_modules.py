@@ -16,18 +16,6 @@ from arraycore import nn
 torch = pytest.importorskip("torch")
 
 
-@pytest.fixture(autouse=True)
-def _init_generator(monkeypatch):
-    """Until ac.random is merged, nn.init draws from a NumPy Generator (a test stand-in)."""
-    try:
-        import arraycore.random  # noqa: F401
-    except ImportError:
-        from arraycore.nn import init
-        rng = np.random.default_rng(0)
-        monkeypatch.setattr(init, "_generator", lambda g: g if g is not None else rng)
-    yield
-
-
 def _copy_from_torch(m_ac, m_t):
     m_ac.load_state_dict({k: ac.asarray(v.detach().numpy().copy())
                           for k, v in m_t.state_dict().items()})
