@@ -83,6 +83,8 @@ CONV_CASES = [
     (1, 2, 3, 3, (8,), (4,), 1, "same", 1, 1, False),
     (3, 2, 2, 3, (4, 5, 4), (2, 3, 2), (1, 2, 1), (1, 0, 1), 1, 1, True),
     (3, 1, 4, 4, (3, 4, 5), (3, 3, 3), 1, "same", 1, 2, True),
+    # many channels: the input gradient runs in blocks of input channels (conv_gemm.cpp)
+    (2, 2, 64, 8, (16, 16), (3, 3), 1, 1, 1, 2, True),
 ]
 
 

@@ -144,8 +144,14 @@ void backward_input_typed(const T* gy, const T* wt, const T* bias, T* gx, const 
   const Chunking ch = chunking(d.N, std::max(ck, d.Cout), O);
   const bool pointwise = is_pointwise(w);
   std::memset(gx, 0, d.N * d.Cin * d.I * sizeof(T));
+  // Input channels per gemm: the rows of col that a block produces are added back (col2im)
+  // while they are still in cache, so a layer with many channels never writes a column
+  // matrix larger than the cap.
+  const int64_t cin_g = d.cin_g();
+  const int64_t cb = std::clamp<int64_t>(
+      kMaxColumnElems / std::max<int64_t>(1, d.K * ch.per_chunk * O), 1, std::max<int64_t>(1, cin_g));
   linalg::run_batch(ch.chunks, 2.0 * d.Cout * ckg * O * ch.per_chunk, [&](int64_t c0, int64_t c1) {
-    std::vector<T> col(ck * ch.per_chunk * O);
+    std::vector<T> col(std::min(ck, cb * d.K) * ch.per_chunk * O);
     std::vector<T> gbuf(ch.per_chunk > 1 ? d.Cout * ch.per_chunk * O : 0);
     for (int64_t c = c0; c < c1; ++c) {
       const int64_t n0 = c * ch.per_chunk, cnt = std::min(ch.per_chunk, d.N - n0);
@@ -155,17 +161,21 @@ void backward_input_typed(const T* gy, const T* wt, const T* bias, T* gx, const 
         gather_images(gy, n0, cnt, d.Cout, O, gbuf.data());
         gsrc = gbuf.data();
       }
-      if (pointwise && cnt == 1) {
+      if (!(pointwise && cnt == 1)) {
+        for (int64_t g = 0; g < d.G; ++g)
+          for (int64_t cs = 0; cs < cin_g; cs += cb) {
+            const int64_t cn = std::min(cb, cin_g - cs);
+            gemm(blas::Trans, blas::NoTrans, cn * d.K, ld, coutg, wt + g * coutg * ckg + cs * d.K,
+                 ckg, gsrc + g * coutg * ld, ld, T(0), col.data(), ld);
+            for (int64_t i = 0; i < cnt; ++i)
+              col2im(col.data() + i * O, ld, cn, w,
+                     gx + (n0 + i) * d.Cin * d.I + (g * cin_g + cs) * d.I);
+          }
+      } else {
         // The column matrix is the result itself.
         for (int64_t g = 0; g < d.G; ++g)
           gemm(blas::Trans, blas::NoTrans, ckg, ld, coutg, wt + g * coutg * ckg, ckg,
                gsrc + g * coutg * ld, ld, T(0), gx + n0 * d.Cin * d.I + g * ckg * ld, ld);
-      } else {
-        for (int64_t g = 0; g < d.G; ++g)
-          gemm(blas::Trans, blas::NoTrans, ckg, ld, coutg, wt + g * coutg * ckg, ckg,
-               gsrc + g * coutg * ld, ld, T(0), col.data() + g * ckg * ld, ld);
-        for (int64_t i = 0; i < cnt; ++i)
-          col2im(col.data() + i * O, ld, d.Cin, w, gx + (n0 + i) * d.Cin * d.I);
       }
       if (bias)
         for (int64_t i = 0; i < cnt; ++i)
