@@ -47,6 +47,10 @@ template <class T>
 void im2col(const T* x, int64_t channels, const Window& w, T* col, int64_t ld);
 template <class T>
 void col2im(const T* col, int64_t ld, int64_t channels, const Window& w, T* x);
+// col2im for a column matrix the caller owns as scratch: it may overwrite col (the entries
+// standing for padding are zeroed so in-image rows are added as one block).
+template <class T>
+void col2im_scratch(T* col, int64_t ld, int64_t channels, const Window& w, T* x);
 
 // torch.nn.functional.unfold / fold for any 1-3 spatial dims: (N, C, *in) <-> (N, C*K, O).
 NdArray unfold(const NdArray& x, const Window& w);

@@ -168,7 +168,7 @@ void backward_input_typed(const T* gy, const T* wt, const T* bias, T* gx, const 
             gemm(blas::Trans, blas::NoTrans, cn * d.K, ld, coutg, wt + g * coutg * ckg + cs * d.K,
                  ckg, gsrc + g * coutg * ld, ld, T(0), col.data(), ld);
             for (int64_t i = 0; i < cnt; ++i)
-              col2im(col.data() + i * O, ld, cn, w,
+              col2im_scratch(col.data() + i * O, ld, cn, w,
                      gx + (n0 + i) * d.Cin * d.I + (g * cin_g + cs) * d.I);
           }
       } else {

@@ -168,10 +168,50 @@ void col2im(const T* col, int64_t ld, int64_t channels, const Window& w, T* x) {
   }
 }
 
+template <class T>
+void col2im_scratch(T* col, int64_t ld, int64_t channels, const Window& w, T* x) {
+  const int64_t Ow = w.out[2], Oh = w.out[1];
+  if (!(w.stride[2] == 1 && w.stride[1] == 1 && w.in[2] == Ow)) {
+    col2im(col, ld, channels, w, x);
+    return;
+  }
+  // The transpose of im2col's block copy: zero the entries that stand for padding at the row
+  // ends, then add the in-image rows of a kernel offset as one contiguous block.
+  const int64_t I = w.in_numel();
+  for (int64_t c = 0; c < channels; ++c) {
+    T* xc = x + c * I;
+    for (int64_t kd = 0; kd < w.k[0]; ++kd)
+      for (int64_t kh = 0; kh < w.k[1]; ++kh)
+        for (int64_t kw = 0; kw < w.k[2]; ++kw) {
+          T* row = col + (((c * w.k[0] + kd) * w.k[1] + kh) * w.k[2] + kw) * ld;
+          int64_t wlo, whi, hlo, hhi;
+          valid_range(Ow, w.in[2], 1, w.pad[2], kw * w.dil[2], wlo, whi);
+          valid_range(Oh, w.in[1], 1, w.pad[1], kh * w.dil[1], hlo, hhi);
+          const int64_t iw0 = wlo - w.pad[2] + kw * w.dil[2];
+          for (int64_t od = 0; od < w.out[0]; ++od, row += Oh * Ow) {
+            const int64_t id = od * w.stride[0] - w.pad[0] + kd * w.dil[0];
+            if (id < 0 || id >= w.in[0] || hhi <= hlo || whi <= wlo) continue;
+            for (int64_t oh = hlo; oh < hhi; ++oh) {
+              T* r = row + oh * Ow;
+              for (int64_t o = 0; o < wlo; ++o) r[o] = T(0);
+              for (int64_t o = whi; o < Ow; ++o) r[o] = T(0);
+            }
+            const int64_t ih0 = hlo - w.pad[1] + kh * w.dil[1];
+            T* dst = xc + (id * w.in[1] + ih0) * w.in[2] + iw0;
+            const T* src = row + hlo * Ow + wlo;
+            const int64_t n = (hhi - hlo - 1) * Ow + (whi - wlo);
+            for (int64_t j = 0; j < n; ++j) dst[j] += src[j];
+          }
+        }
+  }
+}
+
 template void im2col<float>(const float*, int64_t, const Window&, float*, int64_t);
 template void im2col<double>(const double*, int64_t, const Window&, double*, int64_t);
 template void col2im<float>(const float*, int64_t, int64_t, const Window&, float*);
 template void col2im<double>(const double*, int64_t, int64_t, const Window&, double*);
+template void col2im_scratch<float>(float*, int64_t, int64_t, const Window&, float*);
+template void col2im_scratch<double>(double*, int64_t, int64_t, const Window&, double*);
 
 namespace {
 
