@@ -11,6 +11,10 @@ and `+ list(_<topic>_all)` to `__all__` below.
 
 from .activation import *  # noqa: F401,F403
 from .activation import __all__ as _activation_all
+from .conv import *  # noqa: F401,F403
+from .conv import __all__ as _conv_all
+from .pooling import *  # noqa: F401,F403
+from .pooling import __all__ as _pooling_all
 from .dropout import *  # noqa: F401,F403
 from .dropout import __all__ as _dropout_all
 from .interpolation import *  # noqa: F401,F403
@@ -31,4 +35,6 @@ from .attention import __all__ as _attention_all
 __all__: list[str] = [] + list(_activation_all) + list(_dropout_all) + \
     list(_interpolation_all) + list(_linear_all) + list(_loss_all) + \
     list(_normalization_all) + list(_padding_all) + list(_sparse_all) + \
-    list(_attention_all)
+    list(_attention_all) + \
+    list(_conv_all) + \
+    list(_pooling_all)

@@ -16,6 +16,10 @@ from .transformer import __all__ as _transformer_all
 
 from .activation import *  # noqa: F401,F403
 from .activation import __all__ as _activation_all
+from .conv import *  # noqa: F401,F403
+from .conv import __all__ as _conv_all
+from .pooling import *  # noqa: F401,F403
+from .pooling import __all__ as _pooling_all
 from .batchnorm import *  # noqa: F401,F403
 from .batchnorm import __all__ as _batchnorm_all
 from .dropout import *  # noqa: F401,F403
@@ -51,4 +55,6 @@ __all__ = list(_module_all) + list(_container_all) + \
     list(_upsampling_all) + \
     list(_rnn_all) + \
     list(_attention_all) + \
-    list(_transformer_all)
+    list(_transformer_all) + \
+    list(_conv_all) + \
+    list(_pooling_all)
