@@ -64,3 +64,7 @@ __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_thr
                             "set_num_threads", "no_grad", "enable_grad", "set_grad_enabled",
                             "inference_mode", "is_grad_enabled", "autograd", "func", "linalg",
                             "fft", "special"]
+
+from .serialization import load, save  # noqa: E402  (safetensors checkpoints)
+
+__all__ += ["save", "load"]
