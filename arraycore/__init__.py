@@ -66,5 +66,6 @@ __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_thr
                             "fft", "special"]
 
 from .serialization import load, save  # noqa: E402  (safetensors checkpoints)
+from . import data  # noqa: E402  (datasets, samplers, DataLoader)
 
-__all__ += ["save", "load"]
+__all__ += ["save", "load", "data"]

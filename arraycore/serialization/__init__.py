@@ -92,6 +92,8 @@ def save(obj, path) -> None:
     >>> p = os.path.join(tempfile.mkdtemp(), "m.safetensors")
     >>> ac.save({"weight": ac.eye(2), "bias": ac.zeros(2)}, p)
     >>> ac.load(p)["weight"]
+    Array([[1., 0.],
+           [0., 1.]], dtype=float64)
     """
     _format.require_little_endian("save")
     flat = _structure.Flattener(_array_types() + _tracer_types(), fn="save")
@@ -223,6 +225,7 @@ def load(path, *, mmap: bool = False):
     >>> p = os.path.join(tempfile.mkdtemp(), "x.safetensors")
     >>> ac.save([ac.arange(3), {"lr": 0.1}], p)
     >>> ac.load(p)
+    [Array([0, 1, 2], dtype=int64), {'lr': 0.1}]
     """
     _format.require_little_endian("load")
     src = _Source(path, bool(mmap))
