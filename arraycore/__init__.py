@@ -46,6 +46,7 @@ _array_conveniences.install(_sys.modules[__name__], (Array, _Tracer))
 from .autodiff.grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: E402
                                  no_grad, set_grad_enabled)
 from . import autograd, func  # noqa: E402,F401
+from . import random  # noqa: E402  (ac.random: Philox generators)
 Array.__qualname__ = "Array"
 
 
@@ -60,10 +61,19 @@ def set_num_threads(n: int) -> None:
     _native.sync_blas_threads()  # OpenBLAS follows the pool (its idle threads spin)
 
 
+def manual_seed(seed: int):
+    """Reseeds the global random generator (torch.manual_seed's name for
+    `ac.random.seed`); returns it.
+
+    >>> ac.manual_seed(0); x = ac.random.normal(size=3)
+    """
+    return random.seed(seed)
+
+
 __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_threads",
                             "set_num_threads", "no_grad", "enable_grad", "set_grad_enabled",
                             "inference_mode", "is_grad_enabled", "autograd", "func", "linalg",
-                            "fft", "special"]
+                            "fft", "special", "random", "manual_seed"]
 
 from .serialization import load, save  # noqa: E402  (safetensors checkpoints)
 from . import data  # noqa: E402  (datasets, samplers, DataLoader)

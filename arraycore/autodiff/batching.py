@@ -123,6 +123,39 @@ def wrap(interp, out, out_dims):
     return BatchTracer(interp, out, out_dims)
 
 
+# --- random draws inside vmap (arraycore.random asks here) -------------------------------
+
+def random_levels(who):
+    """The vmap levels a random draw made now must give one value per batch element,
+    outermost first (torch.func.vmap's `randomness`): raises under randomness="error" (the
+    default); a "same" level is skipped, so its whole batch shares one draw.  The draw then
+    has shape (*sizes, *shape) and `batch_random` makes it a batched value."""
+    from .state import STATE
+    levels = None
+    for it in STATE.stack:
+        if isinstance(it, BatchInterpreter):
+            mode = it.randomness
+            if mode == "error":
+                raise RuntimeError(
+                    f"{who}: random operation called inside vmap with randomness='error' "
+                    "(the default); pass randomness='different' (an independent draw per "
+                    "batch element) or 'same' (one draw shared by the batch) to vmap, or "
+                    "draw outside vmap")
+            if mode == "different":
+                if levels is None:
+                    levels = []
+                levels.append(it)
+    return levels
+
+
+def batch_random(value, levels):
+    """A draw of shape (*[it.size for it in levels], *shape) as a value batched over those
+    levels (outermost first)."""
+    for it in levels:
+        value = BatchTracer(it, value, 0)
+    return value
+
+
 # --- helpers for batching rules -----------------------------------------------------------
 
 def moveaxis(x, src, dst):
@@ -145,4 +178,5 @@ def materialize(x, bdim, size):
     return to_front(x, bdim)
 
 
-__all__ = ["BatchTracer", "BatchInterpreter", "to_front", "materialize", "moveaxis", "wrap"]
+__all__ = ["BatchTracer", "BatchInterpreter", "to_front", "materialize", "moveaxis", "wrap",
+           "random_levels", "batch_random"]
