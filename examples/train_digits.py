@@ -5,8 +5,9 @@ would (replace `torch` with `ac`):
 
 What it does (issue 10, part 11):
 1. loads the 1797 bundled digit images (no download) and splits them 80/20 (stratified);
-2. trains the convnet of examples/digits_model.py with Adam on a shuffled `ac.data.DataLoader`,
-   with a tqdm progress bar, evaluating on the test set after each epoch;
+2. trains the convnet of examples/digits_model.py with Adam (cosine-annealed learning rate) on
+   a shuffled `ac.data.DataLoader`, each batch randomly shifted by up to a pixel, with a tqdm
+   progress bar, evaluating on the test set after each epoch;
 3. saves a checkpoint (model and optimizer state, history) with `ac.save` (safetensors) and a
    PNG of the loss and accuracy curves (matplotlib);
 4. reloads the checkpoint into a fresh model and checks it predicts exactly the same;
@@ -42,7 +43,7 @@ def evaluate(model, loss_fn, x, y):
     return loss, accuracy, logits
 
 
-def train(model, loss_fn, train_loader, x_test, y_test, epochs, lr, progress):
+def train(model, loss_fn, train_loader, x_test, y_test, epochs, lr, progress, augment):
     opt = ac.optim.Adam(model.parameters(), lr=lr)
     schedule = ac.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs)
     history = {"train_loss": [], "test_loss": [], "test_accuracy": []}
@@ -51,7 +52,7 @@ def train(model, loss_fn, train_loader, x_test, y_test, epochs, lr, progress):
         total, seen = 0.0, 0
         for xb, yb in train_loader:
             opt.zero_grad()
-            loss = loss_fn(model(xb), yb)
+            loss = loss_fn(model(augment(xb)), yb)
             loss.backward()
             opt.step()
             total += loss.item() * xb.shape[0]
@@ -133,9 +134,15 @@ def main(argv=None):
     print(f"digits: {x_train.shape[0]} train / {x_test.shape[0]} test images; "
           f"model: {n_params} parameters")
 
+    shifts = ac.random.Generator(args.seed + 1)
+    background = float(ac.min(x_train))  # a blank pixel, standardized
+
+    def augment(xb):
+        return dm.random_shift(ac, xb, shifts, background)
+
     with tqdm(total=args.epochs * len(train_loader), unit="batch", desc="training") as bar:
         opt, history = train(model, loss_fn, train_loader, x_test, y_test, args.epochs,
-                             dm.LEARNING_RATE, bar)
+                             dm.LEARNING_RATE, bar, augment)
     test_loss, accuracy, logits = evaluate(model, loss_fn, x_test, y_test)
     print(f"test accuracy {accuracy:.2%} (loss {test_loss:.4f}) after {args.epochs} epochs, "
           f"{time.perf_counter() - t_start:.1f} s")

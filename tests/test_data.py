@@ -343,12 +343,13 @@ def test_weighted_random_sampler_statistics():
     # follows the weights.
     firsts = []
     g = _gen(3)
-    for _ in range(3000):
-        pick = list(ac.data.WeightedRandomSampler(w, 3, replacement=False, generator=g))
+    sampler = ac.data.WeightedRandomSampler(w, 3, replacement=False, generator=g)
+    for _ in range(1500):
+        pick = list(sampler)
         assert len(set(pick)) == 3 and 0 not in pick
         firsts.append(pick[0])
-    f = np.bincount(firsts, minlength=4) / 3000
-    np.testing.assert_allclose(f, np.array(w) / sum(w), atol=0.04)
+    f = np.bincount(firsts, minlength=4) / 1500
+    np.testing.assert_allclose(f, np.array(w) / sum(w), atol=0.05)  # > 4 sigma
     with pytest.raises(ValueError, match="cannot draw 4 samples without replacement"):
         ac.data.WeightedRandomSampler(w, 4, replacement=False)
     with pytest.raises(ValueError, match="finite and non-negative"):
@@ -445,9 +446,10 @@ def _worker_threads():
 
 def _wait_no_workers(deadline=5.0):
     t0 = time.monotonic()
+    if _worker_threads():
+        gc.collect()  # iterators in reference cycles (pytest keeps tracebacks) go now
     while _worker_threads() and time.monotonic() - t0 < deadline:
-        gc.collect()
-        time.sleep(0.02)
+        time.sleep(0.01)
     return _worker_threads()
 
 

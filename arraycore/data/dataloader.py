@@ -237,39 +237,26 @@ def _row_bytes(dataset):
 
 
 def _chunked_plan(batch_sampler, gather, row_bytes):
-    """Batch index arrays grouped into chunks; fetch gathers a chunk once and returns its
-    batches as views (See Note [Batch gather])."""
-    bs = batch_sampler.batch_size
-    per_chunk = max(1, min(_MAX_BATCHES_PER_CHUNK, _CHUNK_BYTES // max(1, bs * row_bytes)))
-    batches = batch_sampler._index_batches()
-
-    def chunks():
-        pending = []
-        for b in batches:
-            pending.append(b)
-            if len(pending) == per_chunk:
-                yield pending
-                pending = []
-        if pending:
-            yield pending
-
-    ns = _ns()
+    """Runs of batches gathered at once; fetch returns a run's batches as row views of the
+    gathered arrays (See Note [Batch gather])."""
+    per_chunk = max(1, min(_MAX_BATCHES_PER_CHUNK,
+                           _CHUNK_BYTES // max(1, batch_sampler.batch_size * row_bytes)))
 
     def fetch(chunk):
-        if len(chunk) == 1:
-            return [gather(chunk[0])]
-        arrays = gather(ns.concat(chunk))
-        # Row views of the fresh (C-contiguous) chunk arrays, made directly: a[start:stop]
-        # through the indexing machinery would cost more than the copy of a small batch.
+        indices, sizes = chunk
+        arrays = gather(indices)
+        if len(sizes) == 1:
+            return [arrays]
+        # Row views of the fresh (C-contiguous) arrays, made directly: a[start:stop] through
+        # the indexing machinery would cost more than the copy of a small batch.
         layout = [(list(a.shape[1:]), list(a._strides), a._strides[0]) for a in arrays]
         out, start = [], 0
-        for b in chunk:
-            n = b.shape[0]
+        for n in sizes:
             out.append([a._view([n] + rest, strides, start * row)
                         for a, (rest, strides, row) in zip(arrays, layout)])
             start += n
         return out
-    return chunks(), fetch
+    return batch_sampler._index_chunks(per_chunk), fetch
 
 
 def _one(batch):

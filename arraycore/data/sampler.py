@@ -3,8 +3,9 @@ and how they group into batches.
 
 Every built-in sampler can also produce its whole order at once as an int64 array
 (`_index_array()`), drawn with one call to an `ac.random` Generator; iterating it yields the
-same indices as Python ints.  `BatchSampler._index_batches()` slices that array into batch
-index arrays, which the DataLoader's batch-gather path consumes without building lists.
+same indices as Python ints.  `BatchSampler._index_chunks()` slices that array into runs of
+consecutive batches, which the DataLoader's batch-gather path consumes without building
+lists.
 """
 
 from __future__ import annotations
@@ -230,14 +231,30 @@ class BatchSampler(Sampler):
         n = len(self.sampler)
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
 
-    def _index_batches(self):
-        """The batches as int64 index arrays (views into one order array) when the sampler
-        is a built-in one (one draw, no per-index Python); else converted lists."""
-        ns = _ns()
+    def _index_chunks(self, per_chunk):
+        """Runs of `per_chunk` consecutive batches as (int64 index array, batch sizes).  For
+        the built-in samplers the index array is a view of the epoch's order drawn in one
+        go (no per-index Python); other samplers' batches are collected and converted."""
+        b = self.batch_size
         if isinstance(self.sampler, _ArraySampler) and type(self.sampler).__iter__ in (
                 _ArraySampler.__iter__, SequentialSampler.__iter__):  # not user-overridden
             order = self.sampler._index_array()
-            n, b = order.shape[0], self.batch_size
+            n = order.shape[0]
             stop = n - n % b if self.drop_last else n
-            return (order[i:i + b] for i in range(0, stop, b))
-        return (ns.asarray(batch, dtype=ns.int64) for batch in self)
+            step = per_chunk * b
+            return ((order[c0:min(stop, c0 + step)],
+                     [min(b, stop - i) for i in range(c0, min(stop, c0 + step), b)])
+                    for c0 in range(0, stop, step))
+        return self._collected_chunks(per_chunk)
+
+    def _collected_chunks(self, per_chunk):
+        ns = _ns()
+        flat, sizes = [], []
+        for batch in self:
+            flat.extend(batch)
+            sizes.append(len(batch))
+            if len(sizes) == per_chunk:
+                yield ns.asarray(flat, dtype=ns.int64), sizes
+                flat, sizes = [], []
+        if sizes:
+            yield ns.asarray(flat, dtype=ns.int64), sizes
