@@ -14,6 +14,7 @@ import math
 import sys
 import warnings
 
+from ..native import _native
 from . import _rng
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset",
@@ -111,8 +112,6 @@ class TensorDataset(Dataset):
     def _gather(self, indices):
         """The default-collated batch for an int64 index array: one take per tensor (a list,
         as default_collate makes of a batch of tuples)."""
-        from ..native import _native
-
         out = []
         for t in self.tensors:
             if t.requires_grad:  # keep the tape's record: the namespace take
