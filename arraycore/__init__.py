@@ -79,3 +79,18 @@ from .serialization import load, save  # noqa: E402  (safetensors checkpoints)
 from . import data  # noqa: E402  (datasets, samplers, DataLoader)
 
 __all__ += ["save", "load", "data"]
+
+# Subpackages imported on first use (`ac.nn`), so `import arraycore` does not pay for them.
+# Each is also importable directly (`import arraycore.nn`, `from arraycore import nn`).
+_LAZY_SUBMODULES = {"nn"}
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'arraycore' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_SUBMODULES)

@@ -621,3 +621,94 @@ def test_vmap_randomness_under_grad():
     loc.requires_grad_()
     ac.sum(gen.normal(loc, 2.0)).backward()
     np.testing.assert_allclose(npa(loc.grad), np.ones(3))
+
+
+def test_vmap_shuffle_choice_chunks():
+    x = ac.reshape(ac.arange(40.0), (5, 8))
+
+    def shuffled(r):
+        r = r * 1.0
+        ac.random.shuffle(r)
+        return r
+
+    out = npa(ac.func.vmap(shuffled, randomness="different")(x))
+    np.testing.assert_array_equal(np.sort(out, axis=1), npa(x))
+    perms = out - npa(x)[:, :1]
+    assert len({tuple(r) for r in perms.tolist()}) > 1
+    out = npa(ac.func.vmap(shuffled, randomness="same")(x))
+    perms = out - npa(x)[:, :1]
+    assert len({tuple(r) for r in perms.tolist()}) == 1
+    # choice with p, with and without replacement, per batch element
+    pop = ac.asarray([1.0, 2.0, 3.0, 4.0])
+    for replace in (True, False):
+        f = lambda v: v + ac.random.choice(pop, size=3, replace=replace,  # noqa: E731
+                                           p=[0.1, 0.2, 0.3, 0.4])
+        out = npa(ac.func.vmap(f, randomness="different")(ac.zeros((6, 3))))
+        assert out.shape == (6, 3) and set(out.ravel().tolist()) <= {1.0, 2.0, 3.0, 4.0}
+        if not replace:
+            assert all(len(set(r)) == 3 for r in out.tolist())
+    # chunked vmap: still one independent draw per element
+    out = npa(ac.func.vmap(_noise, randomness="different", chunk_size=2)(ac.zeros((5, 3))))
+    assert len({tuple(r) for r in out.tolist()}) == 5
+    # an output that does not depend on the input
+    out = npa(ac.func.vmap(lambda v: ac.random.normal(size=3), randomness="same")(ac.zeros((4, 2))))
+    assert out.shape == (4, 3) and np.all(out == out[0])
+
+
+def test_numpy_scalar_parameters_are_exact():
+    g = ac.random.Generator(23)
+    x = npa(g.integers(np.uint64(2 ** 64 - 2), np.uint64(2 ** 64 - 1), size=200, endpoint=True,
+                       dtype=ac.uint64))
+    assert set(x.tolist()) == {2 ** 64 - 2, 2 ** 64 - 1}
+    assert g.normal(np.float32(1.0), np.float64(0.5), size=2).shape == (2,)
+
+
+# --- exhaustive checks (pytest --runslow) ---------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_normal_large_sample_tails(dt):
+    """10^7 values: KS, and the counts beyond 3, 4 and 5 sigma against the binomial."""
+    z = npa(ac.random.Generator(100).standard_normal(10_000_000, dtype=getattr(ac, dt)))
+    z = z.astype(np.float64)
+    assert stats.kstest(z[:2_000_000], "norm").pvalue > 1e-4
+    for t in (3.0, 4.0, 5.0):
+        k = np.sum(np.abs(z) > t)
+        expect = z.size * 2 * stats.norm.sf(t)
+        assert abs(k - expect) < 5 * math.sqrt(expect) + 2, (t, k, expect)
+    # Symmetric and uncorrelated pairs (cos and sin of one Box-Muller pair)
+    assert abs(np.corrcoef(z[0::2], z[1::2])[0, 1]) < 5 / math.sqrt(z.size / 2)
+    assert abs(np.corrcoef(z[0::2] ** 2, z[1::2] ** 2)[0, 1]) < 5 / math.sqrt(z.size / 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(5))
+def test_distributions_many_seeds(seed):
+    g = ac.random.Generator(seed)
+    for dt in (ac.float32, ac.float64):
+        assert stats.kstest(npa(g.random(500_000, dtype=dt)), "uniform").pvalue > 1e-4
+        assert stats.kstest(npa(g.standard_normal(500_000, dtype=dt)), "norm").pvalue > 1e-4
+    x = npa(g.truncated_normal(0.0, 1.0, -0.5, 2.5, size=300_000))
+    assert stats.kstest(x, stats.truncnorm(-0.5, 2.5).cdf).pvalue > 1e-4
+    y = npa(g.integers(0, 1000, size=1_000_000))
+    assert _chi2_uniform(y, 1000) > 1e-4
+    p = npa(g.permutation(5))
+    assert sorted(p.tolist()) == list(range(5))
+
+
+@pytest.mark.slow
+def test_thread_independence_many_sizes():
+    old = ac.get_num_threads()
+    try:
+        for n in (1, 255, 256, 257, 32_767, 32_768, 32_769, 1_000_003):
+            res = []
+            for t in (1, 2, 3):
+                ac.set_num_threads(t)
+                g = ac.random.Generator(n)
+                res.append([npa(g.standard_normal(n, dtype=ac.float32)), npa(g.random(n)),
+                            npa(g.integers(0, 7, size=n, dtype=ac.int8))])
+            for r in res[1:]:
+                for a, b in zip(res[0], r):
+                    np.testing.assert_array_equal(a, b)
+    finally:
+        ac.set_num_threads(old)

@@ -12,4 +12,15 @@ from ..autodiff.func_api import (grad, grad_and_value, hessian, jacfwd, jacrev, 
                                  jvp, linearize, vjp, vmap)
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "vmap", "jacrev", "jacfwd",
-           "hessian"]
+           "hessian", "functional_call", "stack_module_state"]
+
+# functional_call and stack_module_state work on ac.nn modules (L4, above this layer): they
+# live in arraycore.nn.utils.stateless and are imported on first use, as torch.func's are.
+_FROM_NN = ("functional_call", "stack_module_state")
+
+
+def __getattr__(name):
+    if name in _FROM_NN:
+        from ..nn.utils import stateless
+        return getattr(stateless, name)
+    raise AttributeError(f"module 'arraycore.func' has no attribute '{name}'")

@@ -78,10 +78,10 @@ def as_param(v, who, name):
         return float(v)
     if isinstance(v, (int, float)):
         return v
-    try:
-        return float(v) if getattr(v, "ndim", 1) == 0 else ns().asarray(v)
-    except (TypeError, ValueError):
-        pass
+    if getattr(v, "ndim", None) == 0:  # NumPy scalars and 0-d arrays: exact Python numbers
+        item = v.item() if hasattr(v, "item") else v
+        if isinstance(item, (int, float)) and not isinstance(item, bool):
+            return item
     try:
         return ns().asarray(v)
     except Exception:
