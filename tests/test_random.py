@@ -215,6 +215,8 @@ def test_state_roundtrip_pickle_repr():
     h = pickle.loads(pickle.dumps(g))
     np.testing.assert_array_equal(npa(h.random(3)), npa(g.random(3)))
     assert "Philox4x32-10" in repr(g) and "counter=" in repr(g)
+    assert g.manual_seed(8) is g
+    np.testing.assert_array_equal(npa(g.random(4)), npa(ac.random.Generator(8).random(4)))
     with pytest.raises(ValueError):
         g.set_state({"bit_generator": "PCG64", "key": 1, "counter": 0})
     with pytest.raises(ValueError):

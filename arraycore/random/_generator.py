@@ -115,6 +115,12 @@ class Generator:
         with self._lock:
             self._key, self._counter = key, 0
 
+    def manual_seed(self, seed):
+        """Reseeds this generator in place and returns it (torch.Generator's method, so
+        `ac.random.Generator().manual_seed(0)` ports `torch.Generator().manual_seed(0)`)."""
+        self._reseed(seed)
+        return self
+
     def get_state(self):
         """The generator's state as a dict (for checkpoints and state dicts):
         {"bit_generator": "Philox4x32-10", "key": int, "counter": int}.
@@ -207,6 +213,18 @@ class Generator:
             self._counter = (c + blocks) & _M128
         return arr
 
+    def _fill(self, native_fn, shape, code, who, *params):
+        """The fast path of the scalar-parameter draws: native_fn(shape, dtype_code, key,
+        counter_lo, counter_hi, *params) -> (array, blocks), batched inside vmap."""
+        levels = random_levels(who) if STATE.stack else None
+        if levels:
+            shape = tuple(it.size for it in levels) + tuple(shape)
+        with self._lock:
+            c = self._counter
+            arr, blocks = native_fn(shape, code, self._key, c & _M64, c >> 64, *params)
+            self._counter = (c + blocks) & _M128
+        return batch_random(arr, levels) if levels else arr
+
     def _batched(self, shape, who, fn):
         """fn(shape) draws one array of `shape`; inside vmap with randomness='different' the
         draw gets the batch sizes in front and becomes a batched value."""
@@ -257,6 +275,10 @@ class Generator:
 
         >>> ac.random.Generator(0).random((2, 2), dtype=ac.float32)
         """
+        if out is None and device is None:
+            dt, shape = _FAST_FLOAT.get(dtype), _fast_size(size)
+            if dt is not None and shape is not None:
+                return self._fill(_native.random_uniform, shape, dt, "random", 0.0, 1.0)
         A.check_device(device, "random")
         dtype = A.float_dtype(dtype, "random")
         shape = A.size_tuple(size, "random")
@@ -273,6 +295,12 @@ class Generator:
 
         >>> ac.random.Generator(0).uniform(-1.0, 1.0, size=4)
         """
+        if type(low) in _NUM and type(high) in _NUM and device is None:
+            dt, shape = _FAST_FLOAT.get(dtype), _fast_size(size)
+            if dt is not None and shape is not None and low <= high and \
+                    math.isfinite(high - low):
+                return self._fill(_native.random_uniform, shape, dt, "uniform", float(low),
+                                  float(high))
         who = "uniform"
         A.check_device(device, who)
         dtype = A.float_dtype(dtype, who)
@@ -297,6 +325,11 @@ class Generator:
 
         >>> ac.random.Generator(0).standard_normal(3)
         """
+        if out is None and device is None:
+            dt, shape = _FAST_FLOAT.get(dtype), _fast_size(size)
+            if dt is not None and shape is not None:
+                return self._fill(_native.random_normal, shape, dt, "standard_normal", 0.0,
+                                  1.0)
         A.check_device(device, "standard_normal")
         dtype = A.float_dtype(dtype, "standard_normal")
         shape = A.size_tuple(size, "standard_normal")
@@ -314,6 +347,11 @@ class Generator:
 
         >>> ac.random.Generator(0).normal(1.0, 0.1, size=(2, 3), dtype=ac.float32)
         """
+        if type(loc) in _NUM and type(scale) in _NUM and device is None:
+            dt, shape = _FAST_FLOAT.get(dtype), _fast_size(size)
+            if dt is not None and shape is not None and scale >= 0:
+                return self._fill(_native.random_normal, shape, dt, "normal", float(loc),
+                                  float(scale))
         who = "normal"
         A.check_device(device, who)
         dtype = A.float_dtype(dtype, who)
@@ -390,7 +428,17 @@ class Generator:
         >>> ac.random.Generator(0).integers(0, 10, size=5)
         """
         who = "integers"
-        A.check_device(device, who)
+        if type(low) is int and (high is None or type(high) is int) and device is None:
+            d, shape = _FAST_INT.get(dtype), _fast_size(size)
+            if d is not None and shape is not None:
+                lo_i, hi_i = (0, low) if high is None else (low, high)
+                top = hi_i if endpoint else hi_i - 1
+                lo_lim, hi_lim = _INT_LIMITS[d]
+                if lo_lim <= lo_i <= top <= hi_lim:
+                    return self._fill(_native.random_integers, shape, d.code, who,
+                                      lo_i & _M64, (top - lo_i + 1) & _M64)
+        if device is not None:
+            A.check_device(device, who)
         dtype = A.int_dtype(dtype, who)
         if high is None:
             low, high = 0, low
@@ -406,9 +454,8 @@ class Generator:
             if lo_i < lo_lim or top > hi_lim:
                 raise ValueError(f"integers: bounds [{lo_i}, {top}] out of range for {dtype}")
             rng = (top - lo_i + 1) & _M64  # 2^64 -> 0
-            return self._batched(shape, who, lambda s: self._draw(
-                lambda k, lo, hi: _native.random_integers(s, dtype.code, k, lo, hi,
-                                                          lo_i & _M64, rng)))
+            return self._fill(_native.random_integers, shape, dtype.code, who, lo_i & _M64,
+                              rng)
         return self._integers_array(low, high, shape, dtype, endpoint, lo_lim, hi_lim)
 
     def _integers_array(self, low, high, shape, dtype, endpoint, lo_lim, hi_lim):
@@ -445,6 +492,10 @@ class Generator:
 
         >>> ac.random.Generator(0).bernoulli(0.3, size=8, dtype=ac.bool)
         """
+        if type(p) in _NUM and device is None and 0 <= p <= 1:
+            dt, shape = _FAST_BERNOULLI.get(dtype), _fast_size(size)
+            if dt is not None and shape is not None:
+                return self._fill(_native.random_bernoulli, shape, dt, "bernoulli", float(p))
         who = "bernoulli"
         A.check_device(device, who)
         from ..array_api._validation import check_dtype
@@ -592,6 +643,34 @@ class Generator:
 
 # --- helpers ---------------------------------------------------------------------------------
 
+# Fast-path argument checks (the common call: Python-number parameters, `size` an int or a
+# tuple of ints, dtype None or a dtype object): a draw of a few values then costs little
+# more than the engine call.
+_NUM = frozenset((int, float))
+_FAST_FLOAT = {None: _dt.float64.code, _dt.float64: _dt.float64.code,
+               _dt.float32: _dt.float32.code}
+_FAST_BERNOULLI = {None: _dt.float64.code, **{d: d.code for d in _dt.ALL_DTYPES
+                                               if d.kind != "c"}}
+
+_FAST_INT = {None: _dt.int64, **{d: d for d in _dt.ALL_DTYPES if d.kind in "iu"}}
+
+
+def _fast_size(size):
+    """size as a shape when it is None, a non-negative int or a tuple of them, else None
+    (the general path then validates it)."""
+    if size is None:
+        return ()
+    t = type(size)
+    if t is int:
+        return (size,) if size >= 0 else None
+    if t is tuple:
+        for d in size:
+            if type(d) is not int or d < 0:
+                return None
+        return size
+    return None
+
+
 def _as_int(v, who, name):
     if isinstance(v, bool):
         return int(v)
@@ -610,6 +689,9 @@ def _int_limits(dtype):
     if dtype.kind == "u":
         return 0, (1 << bits) - 1
     return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+_INT_LIMITS = {d: _int_limits(d) for d in _dt.ALL_DTYPES if d.kind in "iu"}
 
 
 def _norm_axis(axis, ndim, who):

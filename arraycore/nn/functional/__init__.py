@@ -9,4 +9,23 @@ each topic module's `__all__`.  To add a topic, add two lines:
 and `+ list(_<topic>_all)` to `__all__` below.
 """
 
-__all__: list[str] = []
+from .activation import *  # noqa: F401,F403
+from .activation import __all__ as _activation_all
+from .dropout import *  # noqa: F401,F403
+from .dropout import __all__ as _dropout_all
+from .interpolation import *  # noqa: F401,F403
+from .interpolation import __all__ as _interpolation_all
+from .linear import *  # noqa: F401,F403
+from .linear import __all__ as _linear_all
+from .loss import *  # noqa: F401,F403
+from .loss import __all__ as _loss_all
+from .normalization import *  # noqa: F401,F403
+from .normalization import __all__ as _normalization_all
+from .padding import *  # noqa: F401,F403
+from .padding import __all__ as _padding_all
+from .sparse import *  # noqa: F401,F403
+from .sparse import __all__ as _sparse_all
+
+__all__: list[str] = [] + list(_activation_all) + list(_dropout_all) + \
+    list(_interpolation_all) + list(_linear_all) + list(_loss_all) + \
+    list(_normalization_all) + list(_padding_all) + list(_sparse_all)
