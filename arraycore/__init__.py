@@ -23,6 +23,7 @@ from .array_api._creation import ascontiguousarray  # noqa: E402  (NumPy-compati
 from . import linalg  # noqa: E402  (the linalg extension; before install_namespace sees it)
 from . import fft  # noqa: E402  (the fft extension: ac.fft)
 from . import special  # noqa: E402  (special functions: ac.special, SciPy's names)
+from . import _nn_ops  # noqa: E402,F401  (conv/pool primitives of ac.nn.functional)
 
 Array = _native.Array
 _native._register_python_objects(list(_dtypes.ALL_DTYPES), _CPU)

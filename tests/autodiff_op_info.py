@@ -751,7 +751,7 @@ _build()
 # Families whose metadata lives in a file of its own (tests/autodiff_op_info_<family>.py, each
 # with a `build(add)` that adds its OpInfo entries through `add`).
 for _fam in ("linalg", "fft", "special_erf_gamma", "special_elementary", "special_bessel",
-             "special_incomplete", "special_integrals_polynomials"):
+             "special_incomplete", "special_integrals_polynomials", "nn_conv"):
     try:
         _mod = __import__(f"autodiff_op_info_{_fam}")
     except ModuleNotFoundError as _e:
@@ -768,7 +768,9 @@ SMOKE = ["abs", "multiply", "divide", "pow", "exp", "log1p", "atan2", "maximum",
          "getitem", "setitem", "take", "take_along_axis", "matmul", "tensordot", "vecdot",
          "concat", "broadcast_to", "unstack", "reshape", "where", "sort",
          # linalg: gauges (eigh, svd), Hermitian inputs, a 1-D right-hand side
-         "solve", "cholesky", "eigh", "svd"]
+         "solve", "cholesky", "eigh", "svd",
+         # nn_conv: the convolution (its vjp is the other two conv ops) and max pooling
+         "conv", "max_pool"]
 
 __all__ = ["Arg", "DT", "Sample", "OpInfo", "OP_INFO", "SMOKE", "args_of", "fill", "draw",
            "arg_dtype"]

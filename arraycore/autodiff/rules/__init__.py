@@ -11,7 +11,7 @@ import importlib
 
 FAMILIES = ("elementwise", "reductions", "manipulation", "indexing", "linalg", "linalg_ext",
             "searching", "data_types", "fft", "special_erf_gamma", "special_elementary",
-            "special_bessel", "special_incomplete", "special_integrals_polynomials")
+            "special_bessel", "special_incomplete", "special_integrals_polynomials", "nn_conv")
 
 
 def install_all(ns):

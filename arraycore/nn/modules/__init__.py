@@ -30,6 +30,10 @@ from .sparse import *  # noqa: F401,F403
 from .sparse import __all__ as _sparse_all
 from .upsampling import *  # noqa: F401,F403
 from .upsampling import __all__ as _upsampling_all
+from .conv import *  # noqa: F401,F403
+from .conv import __all__ as _conv_all
+from .pooling import *  # noqa: F401,F403
+from .pooling import __all__ as _pooling_all
 
 __all__ = list(_module_all) + list(_container_all) + \
     list(_activation_all) + \
@@ -42,4 +46,6 @@ __all__ = list(_module_all) + list(_container_all) + \
     list(_normalization_all) + \
     list(_padding_all) + \
     list(_sparse_all) + \
-    list(_upsampling_all)
+    list(_upsampling_all) + \
+    list(_conv_all) + \
+    list(_pooling_all)
