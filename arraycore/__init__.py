@@ -48,6 +48,7 @@ from .autodiff.grad_mode import (enable_grad, inference_mode, is_grad_enabled,  
                                  no_grad, set_grad_enabled)
 from . import autograd, func  # noqa: E402,F401
 from . import random  # noqa: E402  (ac.random: Philox generators)
+from . import optim  # noqa: E402,F401  (ac.optim: optimizers, lr_scheduler, DPSGD)
 Array.__qualname__ = "Array"
 
 
@@ -79,7 +80,7 @@ __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_thr
 from .serialization import load, save  # noqa: E402  (safetensors checkpoints)
 from . import data  # noqa: E402  (datasets, samplers, DataLoader)
 
-__all__ += ["save", "load", "data"]
+__all__ += ["save", "load", "data", "optim"]
 
 # Subpackages imported on first use (`ac.nn`), so `import arraycore` does not pay for them.
 # Each is also importable directly (`import arraycore.nn`, `from arraycore import nn`).
