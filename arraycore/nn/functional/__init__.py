@@ -29,8 +29,10 @@ from .conv import *  # noqa: F401,F403
 from .conv import __all__ as _conv_all
 from .pooling import *  # noqa: F401,F403
 from .pooling import __all__ as _pooling_all
+from .attention import *  # noqa: F401,F403
+from .attention import __all__ as _attention_all
 
 __all__: list[str] = [] + list(_activation_all) + list(_dropout_all) + \
     list(_interpolation_all) + list(_linear_all) + list(_loss_all) + \
     list(_normalization_all) + list(_padding_all) + list(_sparse_all) + \
-    list(_conv_all) + list(_pooling_all)
+    list(_conv_all) + list(_pooling_all) + list(_attention_all)

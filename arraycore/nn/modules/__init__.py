@@ -7,6 +7,12 @@ from .module import *  # noqa: F401,F403
 from .module import __all__ as _module_all
 from .container import *  # noqa: F401,F403
 from .container import __all__ as _container_all
+from .rnn import *  # noqa: F401,F403
+from .rnn import __all__ as _rnn_all
+from .attention import *  # noqa: F401,F403
+from .attention import __all__ as _attention_all
+from .transformer import *  # noqa: F401,F403
+from .transformer import __all__ as _transformer_all
 
 from .activation import *  # noqa: F401,F403
 from .activation import __all__ as _activation_all
@@ -48,4 +54,7 @@ __all__ = list(_module_all) + list(_container_all) + \
     list(_sparse_all) + \
     list(_upsampling_all) + \
     list(_conv_all) + \
-    list(_pooling_all)
+    list(_pooling_all) + \
+    list(_rnn_all) + \
+    list(_attention_all) + \
+    list(_transformer_all)
