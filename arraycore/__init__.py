@@ -74,7 +74,9 @@ def manual_seed(seed: int):
 __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_threads",
                             "set_num_threads", "no_grad", "enable_grad", "set_grad_enabled",
                             "inference_mode", "is_grad_enabled", "autograd", "func", "linalg",
-                            "fft", "special", "random", "manual_seed"]
+                            "fft", "special", "random", "manual_seed", "save", "load"]
+
+from .serialization import load, save  # noqa: E402  (safetensors checkpoints)
 
 
 # Subpackages imported on first use (`ac.nn`), so `import arraycore` does not pay for them.
