@@ -14,8 +14,14 @@
 // whole batch is one gemm with m * batch rows.  Otherwise one gemm per item.  With several
 // threads, the items are spread over the engine's pool with OpenBLAS single-threaded inside
 // when they are small (m*n*k <= 64^3, where OpenBLAS runs single-threaded by itself) or at
-// least as many as the threads; only a few large items run in order with OpenBLAS threading
-// each (waking OpenBLAS's pool per small item costs more than it gains on a loaded machine).
+// least as many as the threads.  A few large items run in order, each split into tiles.
+//
+// Note [The engine's pool, not OpenBLAS's, runs a large gemm]
+// A single product above OpenBLAS's single-thread cut is split into row (or column) tiles of
+// the result, claimed dynamically by the engine's pool, each a single-threaded gemm.  OpenBLAS's
+// own threads wait for each other at every step; when another process holds a core, a product
+// that takes 130 us on one thread took 24 ms on two (measured on a 2-core VM; NumPy's OpenBLAS
+// does the same).  The pool's callers take tiles themselves, so a late worker costs nothing.
 //
 // Integer dtypes use a native i-k-j loop: a block of the output row is accumulated in a
 // small buffer while rows of x2 stream through it (unit stride, vectorized), in unsigned
@@ -203,6 +209,40 @@ class BlasSingleThreaded {
   bool active_;
 };
 
+// C (m x n, row-major, ldc) = op(A) op(B) over the engine's pool in tiles of rows (or, for a
+// short wide result, columns), each a single-threaded gemm (Note [The engine's pool, not
+// OpenBLAS's, runs a large gemm]).  Row r of op(A) starts at a + r*lda (NoTrans) or a + r
+// (Trans: A is stored k x m); column c of op(B) at b + c (NoTrans) or b + c*ldb (Trans).
+template <class T>
+void pool_gemm(blas::Transpose ta, blas::Transpose tb, int64_t m, int64_t n, int64_t k,
+               const T* a, int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc) {
+  constexpr int64_t kMinTile = 32;
+  const int threads = num_threads();
+  const bool by_rows = m >= n;
+  const int64_t extent = by_rows ? m : n;
+  if (threads <= 1 || m * n * k <= kSmallProduct || extent < 2 * kMinTile) {
+    BlasSingleThreaded guard(threads > 1);
+    gemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+    return;
+  }
+  // About four tiles per thread for balance, none thinner than kMinTile.
+  const int64_t tile = std::max<int64_t>(kMinTile, (extent + 4 * threads - 1) / (4 * threads));
+  const int64_t ntiles = (extent + tile - 1) / tile;
+  BlasSingleThreaded guard(true);
+  parallel_for(ntiles, 1, [&](int64_t t0, int64_t t1) {
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t lo = t * tile, len = std::min(tile, extent - lo);
+      if (by_rows) {
+        const T* at = ta == blas::NoTrans ? a + lo * lda : a + lo;
+        gemm(ta, tb, len, n, k, at, lda, b, ldb, c + lo * ldc, ldc);
+      } else {
+        const T* bt = tb == blas::NoTrans ? b + lo : b + lo * ldb;
+        gemm(ta, tb, m, len, k, a, lda, bt, ldb, c + lo, ldc);
+      }
+    }
+  });
+}
+
 template <class T>
 void run_blas(MatOperand& A, MatOperand& B, const Shape& batch, int64_t nbatch, T* out,
               int64_t m, int64_t n, int64_t k) {
@@ -238,29 +278,31 @@ void run_blas(MatOperand& A, MatOperand& B, const Shape& batch, int64_t nbatch, 
       run *= batch[d];
     }
     if (b_shared && a_stacked && m * nbatch <= kMaxBlasInt) {
-      gemm(ta, tb, m * nbatch, n, k, pa, lda, pb, ldb, out, ldc);
+      pool_gemm(ta, tb, m * nbatch, n, k, pa, lda, pb, ldb, out, ldc);
       return;
     }
   }
-  auto one = [&](int64_t i) {
+  auto one = [&](int64_t i, auto&& product) {
     int64_t oa, ob;
     batch_offsets(i, batch, A.batch_strides, B.batch_strides, &oa, &ob);
-    gemm(ta, tb, m, n, k, reinterpret_cast<const T*>(reinterpret_cast<const char*>(pa) + oa),
+    product(ta, tb, m, n, k, reinterpret_cast<const T*>(reinterpret_cast<const char*>(pa) + oa),
          lda, reinterpret_cast<const T*>(reinterpret_cast<const char*>(pb) + ob), ldb,
          out + i * item, ldc);
   };
   const int64_t mnk = m * n * k;
   const int threads = num_threads();
   const bool small = mnk <= kSmallProduct;
+  auto gemm_fn = [](auto... args) { gemm(args...); };
+  auto pool_gemm_fn = [](auto... args) { pool_gemm<T>(args...); };
   if (nbatch > 1 && threads > 1 && (small || nbatch >= threads)) {
     // Over the batch on the engine's pool, OpenBLAS single-threaded inside (Note [Batches]).
     BlasSingleThreaded guard(!small);
     int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(mnk, 1));
     parallel_for(nbatch, grain, [&](int64_t b0, int64_t b1) {
-      for (int64_t i = b0; i < b1; ++i) one(i);
+      for (int64_t i = b0; i < b1; ++i) one(i, gemm_fn);
     });
   } else {
-    for (int64_t i = 0; i < nbatch; ++i) one(i);
+    for (int64_t i = 0; i < nbatch; ++i) one(i, pool_gemm_fn);
   }
 }
 
