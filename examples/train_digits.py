@@ -114,9 +114,8 @@ def main(argv=None):
     ap.add_argument("--epochs", type=int, default=dm.EPOCHS)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default="digits_out", help="where the checkpoint and PNG go")
-    # One engine thread by default: this model's ops are too small to split (on the 2-core
-    # machine, 3 epochs took 3.6 s with 1 thread and 11.2 s with 2).
-    ap.add_argument("--threads", type=int, default=1, help="engine threads (default 1)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="engine threads (default: ARRAYCORE_NUM_THREADS or all cores)")
     args = ap.parse_args(argv)
     from tqdm import tqdm
 
