@@ -37,8 +37,9 @@ void unary_loop_with_fallback(Out* o, const T* a, int64_t n) {
   constexpr int64_t kBlock = 256;
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t m = n - b < kBlock ? n - b : kBlock;
-    bool slow = false;
-    for (int64_t i = 0; i < m; ++i) slow |= Op::needs_exact(a[b + i]);
+    // (an int accumulator: GCC vectorizes `int |= cond ? 1 : 0` but not `bool |= cond`)
+    int slow = 0;
+    for (int64_t i = 0; i < m; ++i) slow |= Op::needs_exact(a[b + i]) ? 1 : 0;
     if (slow)
       for (int64_t i = 0; i < m; ++i) o[b + i] = Op::exact(a[b + i]);
     else
@@ -75,6 +76,40 @@ void unary_loop(char** p, const int64_t* s, int64_t n) {
     *reinterpret_cast<Out*>(o) = Op::apply(*reinterpret_cast<const T*>(a));
 }
 
+// The same for binary ops (`needs_exact(a, b)`, `exact(a, b)`).  StepA/StepB (1 or 0) say
+// whether an operand advances or is a broadcast scalar; a scalar is copied into a block-sized
+// buffer first, so every case runs the same two-array loops (with a loop-invariant operand
+// GCC hoists part of the body and leaves control flow that blocks vectorization).
+template <class Op, class T, class = void>
+struct HasExactFallback2 : std::false_type {};
+template <class Op, class T>
+struct HasExactFallback2<
+    Op, T,
+    std::void_t<decltype(Op::needs_exact(std::declval<T>(), std::declval<T>())),
+                decltype(Op::exact(std::declval<T>(), std::declval<T>()))>> : std::true_type {};
+
+template <class Op, class T, class Out, int64_t StepA, int64_t StepB>
+void binary_loop_with_fallback(Out* o, const T* a, const T* b, int64_t n) {
+  constexpr int64_t kBlock = 256;
+  T bufa[StepA ? 1 : kBlock], bufb[StepB ? 1 : kBlock];
+  if constexpr (StepA == 0)
+    for (int64_t i = 0; i < kBlock; ++i) bufa[i] = *a;
+  if constexpr (StepB == 0)
+    for (int64_t i = 0; i < kBlock; ++i) bufb[i] = *b;
+  for (int64_t s = 0; s < n; s += kBlock) {
+    const int64_t m = n - s < kBlock ? n - s : kBlock;
+    const T* pa = StepA ? a + s : bufa;
+    const T* pb = StepB ? b + s : bufb;
+    Out* po = o + s;
+    int slow = 0;
+    for (int64_t i = 0; i < m; ++i) slow |= Op::needs_exact(pa[i], pb[i]) ? 1 : 0;
+    if (slow)
+      for (int64_t i = 0; i < m; ++i) po[i] = Op::exact(pa[i], pb[i]);
+    else
+      for (int64_t i = 0; i < m; ++i) po[i] = Op::apply(pa[i], pb[i]);
+  }
+}
+
 template <class Op, class T>
 void binary_loop(char** p, const int64_t* s, int64_t n) {
   using Out = decltype(Op::apply(std::declval<T>(), std::declval<T>()));
@@ -82,6 +117,23 @@ void binary_loop(char** p, const int64_t* s, int64_t n) {
   Out* o = reinterpret_cast<Out*>(p[0]);
   const T* a = reinterpret_cast<const T*>(p[1]);
   const T* b = reinterpret_cast<const T*>(p[2]);
+  if constexpr (HasExactFallback2<Op, T>::value) {
+    if (s[0] == so && s[1] == st && s[2] == st) {
+      binary_loop_with_fallback<Op, T, Out, 1, 1>(o, a, b, n);
+    } else if (s[0] == so && s[1] == st && s[2] == 0) {
+      binary_loop_with_fallback<Op, T, Out, 1, 0>(o, a, b, n);
+    } else if (s[0] == so && s[1] == 0 && s[2] == st) {
+      binary_loop_with_fallback<Op, T, Out, 0, 1>(o, a, b, n);
+    } else {
+      char* po = p[0];
+      const char *pa = p[1], *pb = p[2];
+      for (int64_t i = 0; i < n; ++i, po += s[0], pa += s[1], pb += s[2]) {
+        const T x = *reinterpret_cast<const T*>(pa), y = *reinterpret_cast<const T*>(pb);
+        *reinterpret_cast<Out*>(po) = Op::needs_exact(x, y) ? Op::exact(x, y) : Op::apply(x, y);
+      }
+    }
+    return;
+  }
   if (s[0] == so && s[1] == st && s[2] == st) {
     for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
   } else if (s[0] == so && s[1] == st && s[2] == 0) {

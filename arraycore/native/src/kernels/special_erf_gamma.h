@@ -17,6 +17,36 @@
 #include "special_common.h"
 #include "special_erf_gamma_coeffs.h"
 
+// Forced inlining of the vectorizable cores (the _v functions, poly, select_bits,
+// lgamma_pos_t) and of the kernels' `apply`: a loop vectorizes only when its whole body is
+// inlined, and GCC's inliner leaves calls in these large units (measured: gammaln's loop
+// kept a call to lgamma_pos_t under `flatten` and ran scalar, ~10x slower).  Forcing each
+// level inline (as simd_math's AC_SIMD_INLINE does) makes `flatten` unnecessary.
+#define AC_EG_VEC AC_SIMD_INLINE
+#define AC_EG_FAST [[gnu::always_inline]]
+
+// Kernel structs for the op table (kernel_loops.h): float evaluates in double and rounds
+// once, double directly.  AC_EG_UNARY/BINARY are for the scalar (iterative) paths, whose
+// loops do not vectorize anyway; AC_EG_UNARY_FAST for branch-free ones.
+#define AC_EG_UNARY(Name, fn)                                            \
+  struct Name {                                                          \
+    template <class T> static T apply(T x) {                             \
+      return static_cast<T>(fn(static_cast<double>(x)));                 \
+    }                                                                    \
+  };
+#define AC_EG_UNARY_FAST(Name, fn)                                       \
+  struct Name {                                                          \
+    template <class T> AC_EG_FAST static T apply(T x) {                  \
+      return static_cast<T>(fn(static_cast<double>(x)));                 \
+    }                                                                    \
+  };
+#define AC_EG_BINARY(Name, fn)                                           \
+  struct Name {                                                          \
+    template <class T> static T apply(T a, T b) {                        \
+      return static_cast<T>(fn(static_cast<double>(a), static_cast<double>(b))); \
+    }                                                                    \
+  };
+
 namespace arraycore::native::special::erf_gamma {
 
 inline constexpr double kPi = 3.141592653589793;
@@ -39,7 +69,7 @@ inline constexpr double kPsiRootLo = 0x1.b86a722197829p-54;
 // Horner's rule, highest degree first (polevl order), fully unrolled so that loops over it
 // vectorize (GCC leaves a long inner loop rolled, and then the outer loop cannot vectorize).
 template <class T, class C, std::size_t N>
-inline T poly(T x, const C (&c)[N]) {
+AC_EG_VEC T poly(T x, const C (&c)[N]) {
   T r = static_cast<T>(c[0]);
 #pragma GCC unroll 64
   for (std::size_t i = 1; i < N; ++i) r = simd_math::detail::fma(r, x, static_cast<T>(c[i]));
@@ -49,13 +79,13 @@ inline T poly(T x, const C (&c)[N]) {
 // c ? a : b on the bit patterns.  A floating-point select whose operand is computed only for
 // it gets that computation sunk into a branch by GCC (floating-point ops may trap), which then
 // blocks vectorization; integer selects are if-converted freely.
-inline double select_bits(bool c, double a, double b) {
+AC_EG_VEC double select_bits(bool c, double a, double b) {
   const uint64_t m = 0 - static_cast<uint64_t>(c);
   return simd_math::detail::bit_cast<double>(
       (simd_math::detail::bit_cast<uint64_t>(a) & m) |
       (simd_math::detail::bit_cast<uint64_t>(b) & ~m));
 }
-inline float select_bits(bool c, float a, float b) {
+AC_EG_VEC float select_bits(bool c, float a, float b) {
   const uint32_t m = 0 - static_cast<uint32_t>(c);
   return simd_math::detail::bit_cast<float>(
       (simd_math::detail::bit_cast<uint32_t>(a) & m) |
@@ -71,12 +101,12 @@ inline bool is_int(double x) { return x == std::floor(x); }
 
 // erfcx(x) for x >= 0 (and +inf -> 0): (f(t)/2) / (x + 1/2) with f = (1 + 2x) erfcx(x) as a
 // polynomial in t = (x - K)/(x + K) = 1 - 2K/(x + K).
-inline double erfcx_pos_v(double x) {
+AC_EG_VEC double erfcx_pos_v(double x) {
   const double t = 1.0 - 7.5 / (x + 3.75);
   return 0.5 * poly(t, kErfcxD) / (x + 0.5);
 }
 // The same to ~1e-12 (enough for float results computed in double).
-inline double erfcx_pos_mid_v(double x) {
+AC_EG_VEC double erfcx_pos_mid_v(double x) {
   const double t = 1.0 - 7.5 / (x + 3.75);
   return 0.5 * poly(t, kErfcxM) / (x + 0.5);
 }
@@ -85,7 +115,7 @@ inline double erfcx_pos_mid_v(double x) {
 // rounding error: exp(-hi) (1 - lo).  x is clamped at 40 (the result is 0 beyond 27.3).
 // (The clamp is applied to the square and its error term, not to x: a clamp followed by
 // arithmetic gets distributed into the select arms by GCC, which then does not vectorize.)
-inline double exp_mx2_v(double x) {
+AC_EG_VEC double exp_mx2_v(double x) {
   const double h0 = x * x;
   const double l0 = simd_math::detail::fma(x, x, -h0);
   const bool ok = h0 < 1600.0;
@@ -94,7 +124,7 @@ inline double exp_mx2_v(double x) {
   return simd_math::exp(-hi) * (1.0 - lo);
 }
 // exp(x^2) likewise (x clamped at 27.5, beyond which it overflows).
-inline double exp_x2_v(double x) {
+AC_EG_VEC double exp_x2_v(double x) {
   const double h0 = x * x;
   const double l0 = simd_math::detail::fma(x, x, -h0);
   const bool ok = h0 < 800.0;
@@ -104,17 +134,17 @@ inline double exp_x2_v(double x) {
 }
 
 // erf(x)/x for |x| <= 1 as a polynomial in x^2.
-inline double erf_small_v(double x) {
+AC_EG_VEC double erf_small_v(double x) {
   return x * poly(2.0 * (x * x) - 1.0, kErfSmallD);
 }
 
 // erfc(|x|) (relative accuracy for every x, underflowing to 0 beyond 27.3).
-inline double erfc_abs_v(double x) {
+AC_EG_VEC double erfc_abs_v(double x) {
   const double ax = std::fabs(x);
   return exp_mx2_v(ax) * erfcx_pos_v(ax);
 }
 
-inline double erf_v(double x) {
+AC_EG_VEC double erf_v(double x) {
   const double ax = std::fabs(x);
   const double small = erf_small_v(x);
   const double large = std::copysign(1.0 - erfc_abs_v(ax), x);
@@ -124,7 +154,7 @@ inline double erf_v(double x) {
 // erf in float arithmetic (float results): |x| < 1: x P(x^2); else 1 - erfc(|x|) with erfc
 // from the float expansion of erfcx (1.4e-7 relative, which enters scaled by erfc(1) <= 0.16)
 // and exp(-x^2) from the exact square; |x| clamped at 4, where erf rounds to 1.  <= 2 ulp.
-inline float erf_f(float x) {
+AC_EG_VEC float erf_f(float x) {
   const float ax = std::fabs(x);
   const float small = x * poly(2.0f * (x * x) - 1.0f, kErfSmallF);
   const bool in = ax < 4.0f;
@@ -142,18 +172,18 @@ inline float erf_f(float x) {
 }
 
 // erfc for float results, in double with the 1e-12 expansion.
-inline double erfc_mid_v(double x) {
+AC_EG_VEC double erfc_mid_v(double x) {
   const double ax = std::fabs(x);
   const double e = exp_mx2_v(ax) * erfcx_pos_mid_v(ax);
   return select_bits(x < 0, 2.0 - e, e);
 }
 
-inline double erfc_v(double x) {
+AC_EG_VEC double erfc_v(double x) {
   const double e = erfc_abs_v(x);
   return select_bits(x < 0, 2.0 - e, e);  // NaN: e is NaN
 }
 
-inline double erfcx_v(double x) {
+AC_EG_VEC double erfcx_v(double x) {
   const double e = erfcx_pos_v(std::fabs(x));
   // x < 0: 2 exp(x^2) - erfcx(-x) (overflows to +inf below -26.6)
   return select_bits(x < 0, 2.0 * exp_x2_v(x) - e, e);
@@ -161,7 +191,7 @@ inline double erfcx_v(double x) {
 
 // ndtr(x) = erfc(-x/sqrt 2)/2: h = erfc(|x|/sqrt 2)/2 with exp(-x^2/2) from the exact square
 // of x, then h or 1 - h.
-inline double ndtr_tail_v(double x) {  // erfc(|x|/sqrt 2)/2
+AC_EG_VEC double ndtr_tail_v(double x) {  // erfc(|x|/sqrt 2)/2
   const double ax = std::fabs(x);
   const double h0 = x * x;
   const double l0 = simd_math::detail::fma(x, x, -h0);
@@ -171,14 +201,14 @@ inline double ndtr_tail_v(double x) {  // erfc(|x|/sqrt 2)/2
   const double e = simd_math::exp(-0.5 * hi) * (1.0 - 0.5 * lo);
   return 0.5 * e * erfcx_pos_v(ax * kInvSqrt2);
 }
-inline double ndtr_v(double x) {
+AC_EG_VEC double ndtr_v(double x) {
   const double h = ndtr_tail_v(x);
   return select_bits(x < 0, h, 1.0 - h);
 }
 
 // log_ndtr: x < 0: log(erfc(z)/2) = -x^2/2 - ln 2 + log(erfcx(z)), z = -x/sqrt 2 (no
 // underflow for any x); x >= 0: log1p(-erfc(z)/2).
-inline double log_ndtr_v(double x) {
+AC_EG_VEC double log_ndtr_v(double x) {
   const double pos = simd_math::log1p(-ndtr_tail_v(x));
   const double h0 = x * x;
   const double l0 = simd_math::detail::fma(x, x, -h0);
@@ -225,12 +255,12 @@ inline double erfcinv_tail_log(double L) {
 // Branch-free forms of the two iterations (the same steps with simd_math's exp/log), for
 // loops over open domains; the callers pick the branch by a select and leave the endpoints
 // and NaN to the scalar functions (needs_exact).
-inline double erfinv_central_v(double x) {  // |x| <= 0.5: the fit alone is exact
+AC_EG_VEC double erfinv_central_v(double x) {  // |x| <= 0.5: the fit alone is exact
   return x * poly(8.0 * (x * x) - 1.0, kErfinvCentralD);
 }
 // Start from the fit in u = 1/sqrt(-L) (8e-7 relative), then one Halley step (cubic).
 inline constexpr double kTailU0 = 0.03663716527236559, kTailU1 = 1.2011224087864498;
-inline double erfcinv_tail_log_v(double L) {  // -745 <= L <= log(1/2)
+AC_EG_VEC double erfcinv_tail_log_v(double L) {  // -745 <= L <= log(1/2)
   const double s = std::sqrt(-L);
   const double u = 1.0 / s;
   double t = (u - kTailU0) * (2.0 / (kTailU1 - kTailU0)) - 1.0;
@@ -244,14 +274,14 @@ inline double erfcinv_tail_log_v(double L) {  // -745 <= L <= log(1/2)
   z += d / (1.0 - 0.5 * d * (2.0 * z - w));
   return z;
 }
-inline double erfinv_v(double x) {  // 0 < |x| < 1
+AC_EG_VEC double erfinv_v(double x) {  // 0 < |x| < 1
   const double ax = std::fabs(x);
   const bool central = ax < 0.5;
   const double zc = erfinv_central_v(select_bits(central, x, 0.25));
   const double zt = erfcinv_tail_log_v(simd_math::log(select_bits(central, 0.5, 1.0 - ax)));
   return select_bits(central, zc, std::copysign(zt, x));
 }
-inline double erfcinv_v(double y) {  // 0 < y < 2
+AC_EG_VEC double erfcinv_v(double y) {  // 0 < y < 2
   const bool central = (y > 0.5) & (y < 1.5);
   const double zc = -erfinv_central_v(select_bits(central, y - 1.0, 0.25));
   const bool upper = y >= 1.5;
@@ -259,7 +289,7 @@ inline double erfcinv_v(double y) {  // 0 < y < 2
   const double zt = erfcinv_tail_log_v(simd_math::log(select_bits(central, 0.5, q)));
   return select_bits(central, zc, select_bits(upper, -zt, zt));
 }
-inline double ndtri_v(double p) {  // 0 < p < 1
+AC_EG_VEC double ndtri_v(double p) {  // 0 < p < 1
   const bool central = (p > 0.25) & (p < 0.75);
   const double zc = kSqrt2 * erfinv_central_v(select_bits(central, 2.0 * p - 1.0, 0.25));
   const bool upper = p >= 0.75;
@@ -336,7 +366,7 @@ inline double stirling_corr(double x) {
 // and one log serves both regions.  Q and S pick the precision (float results: lower
 // degrees).
 template <const auto& Q, const auto& S>
-inline double lgamma_pos_t(double x) {
+AC_EG_VEC double lgamma_pos_t(double x) {
   const bool big = x >= 8.0;
   const double xs = select_bits(big, 3.0, x);  // keeps the small-x arithmetic finite
   const bool r0 = xs < 0.5, r1 = xs < 1.5, r2 = xs < 3.0;
@@ -464,7 +494,7 @@ inline double psi_pos(double x) {
 // polynomial; below 10 the recurrence psi(x) = psi(x + n) - sum_k 1/(x + k), n = ceil(10 - x),
 // its masked terms added in pairs (1/a + 1/b = (a + b)/(ab): five divisions), then the
 // asymptotic series at x + n in [10, 11).
-inline double psi_pos_v(double x) {
+AC_EG_VEC double psi_pos_v(double x) {
   const double d = x - kPsiRootHi;
   const double root = (d - kPsiRootLo) * poly(d * (1.0 / 0.3), kPsiRootD);
   const bool small = x < 10.0;

@@ -5,28 +5,12 @@
 
 #include "kernel_loops.h"
 #include "special_erf_gamma.h"
+#include "special_erf_gamma_vec.h"
 
 namespace arraycore::native {
 namespace {
 
 namespace eg = special::erf_gamma;
-
-// See special_erf_gamma.cpp: the vectorizable kernels inline everything (LTO would leave
-// simd_math's log as a call and the loop scalar).
-#define AC_EG_FAST [[gnu::always_inline, gnu::flatten]]
-
-#define AC_EG_UNARY(Name, fn)                                            \
-  struct Name {                                                          \
-    template <class T> static T apply(T x) {                             \
-      return static_cast<T>(fn(static_cast<double>(x)));                 \
-    }                                                                    \
-  };
-#define AC_EG_BINARY(Name, fn)                                           \
-  struct Name {                                                          \
-    template <class T> static T apply(T a, T b) {                        \
-      return static_cast<T>(fn(static_cast<double>(a), static_cast<double>(b))); \
-    }                                                                    \
-  };
 
 inline double loggamma_real(double x) { return x < 0 ? eg::kNaN : eg::gammaln(x); }
 
@@ -51,13 +35,38 @@ struct Gammaln {
     return needs_exact(x) ? static_cast<T>(eg::gammaln(x)) : apply(x);
   }
 };
-AC_EG_UNARY(Gamma, eg::gamma)
+// Gamma and 1/Gamma: the branch-free forms for x > 0 (special_erf_gamma_vec.h; float
+// results without the double-double exponent); blocks holding x <= 0 or NaN take the scalar
+// functions (reflection, poles).
+struct Gamma {
+  AC_EG_FAST static float apply(float x) {
+    return static_cast<float>(eg::gamma_pos_v<eg::kLgamma23F, eg::kStirlingF, eg::kPlain>(x));
+  }
+  AC_EG_FAST static double apply(double x) {
+    return eg::gamma_pos_v<eg::kLgamma23D, eg::kStirlingD, eg::kPrecise>(x);
+  }
+  template <class T> AC_EG_FAST static bool needs_exact(T x) { return !(x > T(0)); }
+  template <class T> static T exact(T x) {
+    return needs_exact(x) ? static_cast<T>(eg::gamma(x)) : apply(x);
+  }
+};
 struct Loggamma : Gammaln {  // real loggamma: gammaln for x >= 0, NaN below
   template <class T> static T exact(T x) {
     return needs_exact(x) ? static_cast<T>(loggamma_real(x)) : apply(x);
   }
 };
-AC_EG_UNARY(Rgamma, eg::rgamma)
+struct Rgamma {
+  AC_EG_FAST static float apply(float x) {
+    return static_cast<float>(eg::rgamma_pos_v<eg::kLgamma23F, eg::kStirlingF, eg::kPlain>(x));
+  }
+  AC_EG_FAST static double apply(double x) {
+    return eg::rgamma_pos_v<eg::kLgamma23D, eg::kStirlingD, eg::kPrecise>(x);
+  }
+  template <class T> AC_EG_FAST static bool needs_exact(T x) { return !(x > T(0)); }
+  template <class T> static T exact(T x) {
+    return needs_exact(x) ? static_cast<T>(eg::rgamma(x)) : apply(x);
+  }
+};
 AC_EG_UNARY(Gammasgn, eg::gammasgn)
 struct Psi {
   template <class T> AC_EG_FAST static T apply(T x) { return static_cast<T>(eg::psi_pos_v(x)); }
@@ -67,14 +76,29 @@ struct Psi {
   }
 };
 AC_EG_UNARY(Zetac, eg::zetac)
-AC_EG_BINARY(Polygamma, polygamma)
-AC_EG_BINARY(Zeta, eg::zeta)
-AC_EG_BINARY(Poch, eg::poch)
-AC_EG_BINARY(Betaln, eg::betaln)
+// The binary kernels with a branch-free main domain (special_erf_gamma_vec.h): float in
+// double, rounded once; blocks with a point outside take the scalar function.
+#define AC_EG_BINARY_FAST(Name, fast, inside, slow)                                  \
+  struct Name {                                                                      \
+    template <class T> AC_EG_FAST static T apply(T a, T b) {                         \
+      return static_cast<T>(fast(static_cast<double>(a), static_cast<double>(b)));   \
+    }                                                                                \
+    template <class T> AC_EG_FAST static bool needs_exact(T a, T b) {                \
+      return !inside(static_cast<double>(a), static_cast<double>(b));                \
+    }                                                                                \
+    template <class T> static T exact(T a, T b) { /* same bits as apply inside */    \
+      return needs_exact(a, b)                                                       \
+                 ? static_cast<T>(slow(static_cast<double>(a), static_cast<double>(b))) \
+                 : apply(a, b);                                                      \
+    }                                                                                \
+  };
+AC_EG_BINARY_FAST(Polygamma, eg::polygamma_pos_v, eg::polygamma_inside, polygamma)
+AC_EG_BINARY_FAST(Zeta, eg::hurwitz_zeta_v<false>, eg::hurwitz_zeta_inside, eg::zeta)
+AC_EG_BINARY_FAST(Poch, eg::poch_pos_v, eg::poch_inside, eg::poch)
+AC_EG_BINARY_FAST(Betaln, eg::betaln_pos_v, eg::betaln_inside, eg::betaln)
+#undef AC_EG_BINARY_FAST
 AC_EG_BINARY(Binom, eg::binom)
 
-#undef AC_EG_UNARY
-#undef AC_EG_BINARY
 
 }  // namespace
 

@@ -18,6 +18,8 @@
 
 #include <cmath>
 
+#include "../simd_math.h"
+#include "special_erf_gamma.h"
 #include "special_incomplete_common.h"
 
 namespace arraycore::native::special::incomplete {
@@ -35,8 +37,14 @@ inline double tgamma_small(double a) {
   return g / prod;
 }
 
-// x^a e^-x / Gamma(a), a > 0, x > 0.
-inline double igam_fac(double a, double x) {
+// x^a e^-x / Gamma(a), a > 0, x > 0.  Float results (fast) take it for a < 10 as
+// exp(a log x - x - lgamma(a)) with the inline exp/log/lgamma of simd_math and
+// special_erf_gamma.h (the exponent's rounding, ~|a log x - x| eps, is far below float's
+// precision), instead of libm's pow, exp and Gamma, which cost more than the series.
+inline double igam_fac(double a, double x, bool fast = false) {
+  if (fast && a < 10.0) {
+    return simd_math::exp(a * simd_math::log(x) - x - erf_gamma::lgamma_pos(a));
+  }
   if (a >= 10.0) {
     const double t = (x - a) / a;
     const double e = t < -0.5 ? std::log(x / a) - t : log1pmx(t);
@@ -51,7 +59,7 @@ inline double igam_fac(double a, double x) {
 
 // Power series of P (x < a + 1 or so); tol: the relative size of the last term kept.
 inline double igam_series(double a, double x, double tol = kEps) {
-  const double fac = igam_fac(a, x);
+  const double fac = igam_fac(a, x, tol > kEps);
   if (fac == 0.0) return 0.0;
   double term = 1.0, sum = 1.0, an = a;
   for (int n = 0; n < kMaxIter; ++n) {
@@ -68,7 +76,7 @@ inline double igam_series(double a, double x, double tol = kEps) {
 // evaluated by the forward recurrences of the convergents A_n / B_n (one division per
 // term, off the recurrence's critical path), rescaled when they grow large.
 inline double igamc_cf(double a, double x, double tol = kEps) {
-  const double fac = igam_fac(a, x);
+  const double fac = igam_fac(a, x, tol > kEps);
   if (fac == 0.0) return 0.0;
   constexpr double big = 0x1p300, rbig = 0x1p-300;
   double a2 = 1.0, b2 = 0.0;        // A_{n-2}, B_{n-2}

@@ -291,23 +291,29 @@ struct LegendreOp {
 // |x| == 1 is +-1 either way (exact small-integer arithmetic); NaN x gives NaN either way.
 // So no op needs it for 2 <= n <= kBlockMaxN.
 
+// (The float32 NaN flags are kept as factors 1 or NaN in a double array, set with & and |
+// tests and applied by a product (exact, -0 and inf included): a bool array, short-circuit
+// tests and a final select keep the loops from vectorizing.)
 template <class P, class T>
 void poly_block(T* out, const T* x, int64_t m, int64_t n) {
   constexpr int64_t kB = 256;
   constexpr bool f32 = sizeof(T) == 4;
-  double xs[kB], p[kB], q[kB];
-  bool nan32[kB];
+  double xs[kB], p[kB], q[kB], nan32[kB];
   for (int64_t b = 0; b < m; b += kB) {
     const int64_t len = m - b < kB ? m - b : kB;
     for (int64_t i = 0; i < len; ++i) {
       xs[i] = static_cast<double>(x[b + i]);
       p[i] = 1.0;
       q[i] = P::first(xs[i]);
-      nan32[i] = false;
+      nan32[i] = 1.0;
     }
     for (int64_t k = P::k_start; k < P::k_end(n); k += P::k_step) {
       for (int64_t i = 0; i < len; ++i) {
-        if constexpr (f32) nan32[i] |= f32_step_nan(q[i], p[i], P::zero_factor(xs[i]));
+        if constexpr (f32) {
+          const bool nan = (std::fabs(q[i]) > kF32Max) &
+                           ((std::fabs(p[i]) > kF32Max) | P::zero_factor(xs[i]));
+          nan32[i] = nan ? kNaN<double> : nan32[i];
+        }
         const double r = P::step(xs[i], q[i], p[i], k);
         p[i] = q[i];
         q[i] = r;
@@ -315,7 +321,7 @@ void poly_block(T* out, const T* x, int64_t m, int64_t n) {
     }
     for (int64_t i = 0; i < len; ++i) {
       double v = q[i];
-      if constexpr (f32) v = nan32[i] ? kNaN<double> : v;
+      if constexpr (f32) v *= nan32[i];
       out[b + i] = static_cast<T>(v);
     }
   }

@@ -1,0 +1,188 @@
+// Branch-free (vectorizable) cores of the gamma family for the main domains: Gamma and
+// 1/Gamma for x > 0, the Hurwitz zeta function for s > 1, q > 0 (zeta, polygamma), log B(a, b)
+// for a, b > 0 and the Pochhammer symbol for z, z + m in (0, 171).  The kernels
+// (special_erf_gamma_gamma.cpp) run them on blocks whose inputs are all inside those domains
+// and the scalar functions of special_erf_gamma.h on the rare other blocks (poles, negative
+// arguments, NaN, extreme sizes).
+#pragma once
+
+#include "special_erf_gamma.h"
+
+namespace arraycore::native::special::erf_gamma {
+
+// Gamma(x) = exp(hi) (1 + lo) num / den for x > 0 (NaN and x <= 0 are the callers').
+// x < 8: the regions of lgamma_pos_t: hi = p Q(p) = lgamma(2 + p) (|hi| < 0.7, so exp adds no
+// error), num/den the recurrence factors (den = x (1 + x) or x below 1.5, num = (x - 1) ... (x - k)
+// from 3 up).  x >= 8: Stirling (DLMF 5.11.1), hi + lo = (x - 1/2)(log x - 1) + log sqrt(2 pi)
+// - 1/2 + S(x), an exponent up to ~700 whose absolute error is the relative error of Gamma;
+// with Precise (double results) it is formed in double-double: log x = h + (x - e^h)/x (one
+// Newton step on exp; Sterbenz makes x - e^h exact) and (x - 1/2)(h - 1) split exactly by an
+// FMA, which keeps Gamma within ~4e-14 up to its overflow at 171.6 (float results need none
+// of it).  x is clamped at 200, where Gamma overflows and 1/Gamma underflows anyway.
+struct GammaParts {
+  double hi, lo, num, den;
+};
+template <const auto& Q, const auto& S, bool Precise>
+AC_EG_VEC GammaParts gamma_parts(double x) {
+  const bool big = x >= 8.0;
+  const double xs = select_bits(big, 3.0, x);  // keeps the small-x arithmetic finite
+  const bool r0 = xs < 0.5, r1 = xs < 1.5, r2 = xs < 3.0;
+  const bool g4 = xs >= 4.0, g5 = xs >= 5.0, g6 = xs >= 6.0, g7 = xs >= 7.0;
+  const double fl = 3.0 + select_bits(g4, 1.0, 0.0) + select_bits(g5, 1.0, 0.0) +
+                    select_bits(g6, 1.0, 0.0) + select_bits(g7, 1.0, 0.0);
+  double prod = xs - 1.0;
+  prod *= select_bits(g4, xs - 2.0, 1.0);
+  prod *= select_bits(g5, xs - 3.0, 1.0);
+  prod *= select_bits(g6, xs - 4.0, 1.0);
+  prod *= select_bits(g7, xs - 5.0, 1.0);
+  const double p = select_bits(
+      r0, xs, select_bits(r1, xs - 1.0, select_bits(r2, xs - 2.0, xs - fl)));
+  const double small = p * poly(p * (4.0 / 3.0) - (1.0 / 3.0), Q);
+  const double num = select_bits(r2, 1.0, prod);
+  const double den = select_bits(r0, xs * (1.0 + xs), select_bits(r1, xs, 1.0));
+
+  const double xb = select_bits(big, select_bits(x < 200.0, x, 200.0), 8.0);
+  const double h = simd_math::log(xb);
+  const double r = 1.0 / xb;
+  const double y = xb - 0.5;  // exact
+  const double hm1 = h - 1.0;  // exact (h in [2.07, 5.3])
+  const double P = y * hm1;
+  double s = kLnSqrt2PiMinusHalf + r * poly(r * r, S);
+  if constexpr (Precise) {
+    const double log_lo = (xb - simd_math::exp(h)) * r;  // log x - h
+    s += simd_math::detail::fma(y, hm1, -P) + y * log_lo;
+  }
+  const double ehi = P + s;  // |P| > 7 > |s|: (P - ehi) + s is the exact remainder
+  const double elo = (P - ehi) + s;
+  return {select_bits(big, ehi, small), select_bits(big, elo, 0.0), select_bits(big, 1.0, num),
+          select_bits(big, 1.0, den)};
+}
+
+template <const auto& Q, const auto& S, bool Precise>
+AC_EG_VEC double gamma_pos_v(double x) {  // x > 0 (+inf beyond 171.6)
+  const GammaParts g = gamma_parts<Q, S, Precise>(x);
+  return simd_math::exp(g.hi) * (1.0 + g.lo) * g.num / g.den;
+}
+template <const auto& Q, const auto& S, bool Precise>
+AC_EG_VEC double rgamma_pos_v(double x) {  // x > 0 (gradual underflow beyond 171.6)
+  const GammaParts g = gamma_parts<Q, S, Precise>(x);
+  return simd_math::exp(-g.hi) * (1.0 - g.lo) * g.den / g.num;
+}
+inline constexpr bool kPrecise = true, kPlain = false;
+
+// w^n for an integer-valued 0 <= n < 64 by left-to-right binary powering over n's bits,
+// found by comparisons on the double (no conversion, which AVX2 lacks for int64): <= 12
+// roundings.
+AC_EG_VEC double pow_small_int(double w, double n) {
+  double r = 1.0, rest = n;
+#pragma GCC unroll 6
+  for (int b = 5; b >= 0; --b) {
+    const double bit = static_cast<double>(1 << b);
+    const bool set = rest >= bit;
+    rest -= select_bits(set, bit, 0.0);
+    r *= r;
+    r *= select_bits(set, w, 1.0);
+  }
+  return r;
+}
+
+// Hurwitz zeta(s, q) = sum_{k>=0} (q + k)^-s for s > 1, q > 0: Euler-Maclaurin summation as
+// hurwitz_em (DLMF 25.11.5 with the remainder in Bernoulli numbers, 2.10.1), branch-free:
+// always the ten direct terms k < 10, then at a = q + 10 >= 10
+//   a^(1-s)/(s-1) + a^-s/2 + sum_{j=1}^{12} B_2j/(2j)! s (s+1) ... (s+2j-2) a^(-s-2j+1).
+// IntS (s an integer below 64, as for polygamma): the powers by binary powering of 1/(q + k);
+// else exp(-s log(q + k)), whose error s |log(q + k)| eps stays below 5e-14 for s <= 60,
+// q >= 1e-3.  Inside s <= 100, q < 1e8 the remainder converges to full precision.
+template <bool IntS>
+AC_EG_VEC double hurwitz_zeta_v(double s, double q) {
+  auto negpow = [s](double v) {
+    if constexpr (IntS) return pow_small_int(1.0 / v, s);
+    else return simd_math::exp(-s * simd_math::log(v));
+  };
+  double sum = 0.0;
+#pragma GCC unroll 10
+  for (int k = 0; k < 10; ++k) sum += negpow(q + k);
+  const double a = q + 10.0;
+  const double as = negpow(a);  // a^-s
+  const double ia2 = 1.0 / (a * a);
+  double fac = s * as / a;  // s a^(-s-1)
+  double tail = 0.0;
+#pragma GCC unroll 12
+  for (int j = 0; j < 12; ++j) {
+    tail += kB2jOverFact[j] * fac;
+    fac *= (s + (2 * j + 1)) * (s + (2 * j + 2)) * ia2;
+  }
+  return sum + (a * as / (s - 1.0) + (0.5 * as + tail));
+}
+
+// Main domain of hurwitz_zeta_v.
+inline bool hurwitz_zeta_inside(double s, double q) {
+  return (s > 1.0) & (s <= 100.0) & (q > 0.0) & (q < 1e8);
+}
+
+// polygamma(n, x) for n in 0..20 (integer) and x > 0: psi for n = 0, else
+// (-1)^(n+1) n! zeta(n + 1, x) with n! and the sign by 20 masked products (exact).
+AC_EG_VEC double polygamma_pos_v(double n, double x) {
+  double fact = 1.0, sign = -1.0;  // (-1)^(n+1)
+#pragma GCC unroll 20
+  for (int k = 1; k <= 20; ++k) {
+    const bool m = k <= n;
+    fact *= select_bits(m, static_cast<double>(k), 1.0);
+    sign = select_bits(m, -sign, sign);
+  }
+  const double z = hurwitz_zeta_v<true>(n + 1.0, x);
+  return select_bits(n == 0.0, psi_pos_v(x), sign * fact * z);
+}
+inline bool polygamma_inside(double n, double x) {
+  const double nc = select_bits((n >= 0.0) & (n <= 20.0), n, 0.5);  // (NaN: 0.5)
+  return (nc == static_cast<double>(static_cast<int>(nc))) & (x > 0.0) & (x < 1e8);
+}
+
+// Stirling's correction S(x) = lgamma(x) - ((x - 1/2) log x - x + log sqrt(2 pi)), x >= 8.
+AC_EG_VEC double stirling_corr_v(double x) {
+  const double r = 1.0 / x;
+  return r * poly(r * r, kStirlingD);
+}
+
+// log B(a, b) for a, b > 0 (both finite), as betaln_pos: with a <= b, b < 8: lgamma(a) +
+// lgamma(b) - lgamma(a + b); b >= 8: lgamma(a) - (lgamma(a + b) - lgamma(b)), the difference
+// by Stirling without cancellation: (b - 1/2) log1p(a/b) + a (log(a + b) - 1) + S(a + b) - S(b).
+AC_EG_VEC double betaln_pos_v(double a0, double b0) {
+  const double a = select_bits(a0 <= b0, a0, b0), b = select_bits(a0 <= b0, b0, a0);
+  const bool large = b >= 8.0;
+  const double la = lgamma_pos_t<kLgamma23D, kStirlingD>(a);
+  // (small) the two other lgammas; (large) their Stirling difference at b >= 8
+  const double lb = lgamma_pos_t<kLgamma23D, kStirlingD>(b);
+  const double lab = lgamma_pos_t<kLgamma23D, kStirlingD>(a + b);
+  const double bl = select_bits(large, b, 8.0);
+  const double diff = (bl - 0.5) * simd_math::log1p(a / bl) +
+                      a * (simd_math::log(a + bl) - 1.0) +
+                      (stirling_corr_v(a + bl) - stirling_corr_v(bl));
+  return select_bits(large, la - diff, (la + lb) - lab);
+}
+inline bool betaln_inside(double a, double b) {
+  return (a > 0.0) & (b > 0.0) & (a < 1e300) & (b < 1e300);
+}
+
+// Pochhammer (z)_m = Gamma(z + m)/Gamma(z) for 0 < z < 170, -1 < m < 21, z + m > 0, as poch:
+// the recurrence (z)_m = (z)_(m-1) (z + m - 1) brings m below 1 (at most 20 masked steps, so
+// integer results are exact products), then the ratio of the two Gammas of gamma_parts
+// (exactly 1 when m has become 0: numerator and denominator are the same products).
+AC_EG_VEC double poch_pos_v(double z, double m) {
+  double r = 1.0;
+#pragma GCC unroll 20
+  for (int j = 0; j < 20; ++j) {
+    const bool step = m >= 1.0;
+    m -= select_bits(step, 1.0, 0.0);
+    r *= select_bits(step, z + m, 1.0);
+  }
+  const GammaParts n = gamma_parts<kLgamma23D, kStirlingD, kPrecise>(z + m);
+  const GammaParts d = gamma_parts<kLgamma23D, kStirlingD, kPrecise>(z);
+  return r * ((simd_math::exp(n.hi) * (1.0 + n.lo) * n.num * d.den) /
+              (simd_math::exp(d.hi) * (1.0 + d.lo) * d.num * n.den));
+}
+inline bool poch_inside(double z, double m) {
+  return (z > 0.0) & (z < 170.0) & (m > -1.0) & (m < 21.0) & (z + m > 0.0);
+}
+
+}  // namespace arraycore::native::special::erf_gamma
