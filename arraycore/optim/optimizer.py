@@ -214,6 +214,17 @@ class Optimizer:
             out.append((p, g))
         return out
 
+    def _count_step(self, pg, *buffers):
+        """Advances each (param, grad)'s step count, creating its state on first use: step 0
+        and a zero buffer per name in `buffers` (the Adam-like optimizers' shared prologue)."""
+        for p, _ in pg:
+            st = self.state.setdefault_dict(p)
+            if not st:
+                st["step"] = 0.0
+                for name in buffers:
+                    st[name] = self._zeros(p)
+            st["step"] += 1.0
+
     @staticmethod
     def _buckets(items, key):
         """Splits items by key (one native call per dtype and step count)."""

@@ -44,13 +44,7 @@ class RAdam(Optimizer):
         pg = self._params_with_grads(group)
         if not pg:
             return
-        for p, _ in pg:
-            st = self.state.setdefault_dict(p)
-            if not st:
-                st["step"] = 0.0
-                st["exp_avg"] = self._zeros(p)
-                st["exp_avg_sq"] = self._zeros(p)
-            st["step"] += 1.0
+        self._count_step(pg, "exp_avg", "exp_avg_sq")
         lr = float(group["lr"])
         beta1, beta2 = (float(b) for b in group["betas"])
         state = self.state

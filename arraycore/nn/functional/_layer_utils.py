@@ -51,9 +51,12 @@ def normalize_dim(dim, ndim, who):
     return dim % n
 
 
-def legacy_reduction(size_average, reduce, reduction):
-    """torch's deprecated size_average/reduce pair mapped to a reduction string."""
+def legacy_reduction(size_average, reduce, reduction, who=None):
+    """torch's deprecated size_average/reduce pair mapped to a reduction string; given `who`,
+    the resulting reduction is also checked (check_reduction)."""
     if size_average is None and reduce is None:
+        if who is not None:
+            check_reduction(reduction, who)
         return reduction
     warnings.warn("size_average and reduce args will be deprecated, please use "
                   "reduction='mean' (or 'sum', 'none') instead.", stacklevel=3)

@@ -59,8 +59,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     """
     xp = ns()
     who = "mse_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     input, target = _pointwise_inputs(who, input, target)
     d = input - target
     loss = d * d
@@ -81,8 +80,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     """
     xp = ns()
     who = "l1_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     input, target = _pointwise_inputs(who, input, target)
     loss = xp.abs(input - target)
     if weight is not None:
@@ -103,8 +101,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     """
     xp = ns()
     who = "smooth_l1_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     if beta < 0:
         raise ValueError(f"{who}: smooth_l1_loss does not support negative values for beta, "
                          f"got {beta}")
@@ -316,8 +313,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """
     xp = ns()
     who = "nll_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     check_floating(input, who)
     check_array(target, who, "target")
     _check_class_target(who, input, target)
@@ -345,8 +341,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     """
     xp = ns()
     who = "cross_entropy"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     check_floating(input, who)
     check_array(target, who, "target")
     if not 0.0 <= label_smoothing <= 1.0:
@@ -422,8 +417,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     """
     xp = ns()
     who = "binary_cross_entropy"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     check_floating(input, who)
     check_floating(target, who, "target")
     if tuple(target.shape) != tuple(input.shape):
@@ -457,8 +451,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """
     xp = ns()
     who = "binary_cross_entropy_with_logits"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     check_floating(input, who)
     check_floating(target, who, "target")
     if tuple(target.shape) != tuple(input.shape):
@@ -526,8 +519,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     """
     xp = ns()
     who = "cosine_embedding_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     check_floating(input1, who, "input1")
     check_floating(input2, who, "input2")
     check_array(target, who, "target")
@@ -560,8 +552,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
     """
     xp = ns()
     who = "margin_ranking_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     check_floating(input1, who, "input1")
     check_floating(input2, who, "input2")
     check_array(target, who, "target")
@@ -623,8 +614,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     """
     xp = ns()
     who = "triplet_margin_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     for v, what in ((anchor, "anchor"), (positive, "positive"), (negative, "negative")):
         check_floating(v, who, what)
     if margin <= 0:
@@ -652,8 +642,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     """
     xp = ns()
     who = "soft_margin_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     check_floating(input, who)
     return reduce_loss(-xp.special.log_expit(target * input), reduction, who)
 
@@ -669,8 +658,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """
     xp = ns()
     who = "hinge_embedding_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     check_floating(input, who)
     margin_term = xp.where(target == -1, _hinge(xp, margin - input), 0.0)
     self_term = xp.where(target == 1, input, 0.0)
@@ -689,8 +677,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     import math
     xp = ns()
     who = "poisson_nll_loss"
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction, who)
+    reduction = legacy_reduction(size_average, reduce, reduction, who)
     check_floating(input, who)
     if log_input:
         loss = xp.exp(input) - target * input
