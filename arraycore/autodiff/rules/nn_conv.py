@@ -90,22 +90,28 @@ def _sum_terms(terms):
 # ops, with respect to any operand, is the derivative of B with respect to that operand with
 # the op's output slot filled by the cotangent.
 
+def _conv_jvp(op, x, w, b, t, out, kw):
+    """conv(x, w) + b is bilinear in (x, w) and linear in b: the tangent is
+    op(dx, w) + op(x, dw) + db (shared by conv and conv_transpose, which differ only in kw)."""
+    terms = []
+    if t.get(0) is not None:
+        terms.append(op.public(t[0], w, None, **kw))
+    if t.get(1) is not None:
+        terms.append(op.public(x, t[1], None, **kw))
+    tb = t.get(2, t.get("bias"))
+    if tb is not None and b is not None:
+        tb = xp.reshape(tb, _bias_shape(tb.shape[0], _nd(x)))
+        terms.append(tb if terms else xp.zeros_like(out) + tb)
+    return _sum_terms(terms)
+
+
 def _conv_rules(op):
     def jvp(args, kwargs, t, out):
         x, w = args[0], args[1]
         b = _param(args, kwargs, 2, "bias")
         stride, padding, dilation, groups = _conv_params(args, kwargs)
         kw = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
-        terms = []
-        if t.get(0) is not None:
-            terms.append(op.public(t[0], w, None, **kw))
-        if t.get(1) is not None:
-            terms.append(op.public(x, t[1], None, **kw))
-        tb = t.get(2, t.get("bias"))
-        if tb is not None and b is not None:
-            tb = xp.reshape(tb, _bias_shape(tb.shape[0], _nd(x)))
-            terms.append(tb if terms else xp.zeros_like(out) + tb)
-        return _sum_terms(terms)
+        return _conv_jvp(op, x, w, b, t, out, kw)
 
     def vjp(g, args, kwargs, out, needs):
         x, w = args[0], args[1]
@@ -157,16 +163,7 @@ def _conv_transpose_rules(op):
         stride, padding, dilation, groups, out_pad = params(args, kwargs)
         kw = dict(stride=stride, padding=padding, output_padding=out_pad, dilation=dilation,
                   groups=groups)
-        terms = []
-        if t.get(0) is not None:
-            terms.append(op.public(t[0], w, None, **kw))
-        if t.get(1) is not None:
-            terms.append(op.public(x, t[1], None, **kw))
-        tb = t.get(2, t.get("bias"))
-        if tb is not None and b is not None:
-            tb = xp.reshape(tb, _bias_shape(tb.shape[0], _nd(x)))
-            terms.append(tb if terms else xp.zeros_like(out) + tb)
-        return _sum_terms(terms)
+        return _conv_jvp(op, x, w, b, t, out, kw)
 
     def vjp(g, args, kwargs, out, needs):
         x, w = args[0], args[1]
