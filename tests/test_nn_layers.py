@@ -253,3 +253,21 @@ def _first_of_kind(case):
 @pytest.mark.parametrize("case", [_lean(c) for c in ALL if c.transforms], ids=str)
 def test_transforms(case):
     check_transforms(case)
+
+
+def test_relu_propagates_nan_and_has_torchs_subgradient():
+    """relu(NaN) is NaN and relu'(0) = 0, relu'(NaN) = 1, as torch's clamp_min and
+    threshold_backward give."""
+    import torch
+
+    import arraycore as ac
+    x = np.array([np.nan, 0.0, -1.0, 2.0, -0.0])
+    xa = ac.asarray(x)
+    xa.requires_grad_(True)
+    y = F.relu(xa)
+    ac.sum(y).backward()
+    xt = torch.from_numpy(x).requires_grad_(True)
+    yt = torch.relu(xt)
+    yt.sum().backward()
+    np.testing.assert_array_equal(np.asarray(y.detach()), yt.detach().numpy())
+    np.testing.assert_array_equal(np.asarray(xa.grad), xt.grad.numpy())

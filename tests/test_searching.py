@@ -177,6 +177,21 @@ def test_where_scalars():
                          np.zeros((0, 3), np.int8))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "float32", "float64", "complex128"])
+def test_where_broadcast_scalar_operands(dtype, rng):
+    """The branch-free loops of each (array | broadcast scalar) pair of operands, over a
+    length with a vector body and a tail, on random conditions."""
+    c, xc = make((1027,), "bool", rng)
+    a, xa = make((1027,), dtype, rng)
+    b, xb = make((1027,), dtype, rng)
+    s1, s2 = a[:1], b[:1]
+    x1, x2 = ac.asarray(s1), ac.asarray(s2)
+    assert_matches_numpy(ac.where(xc, xa, xb), np.where(c, a, b))
+    assert_matches_numpy(ac.where(xc, x1, xb), np.where(c, s1, b))
+    assert_matches_numpy(ac.where(xc, xa, x2), np.where(c, a, s2))
+    assert_matches_numpy(ac.where(xc, x1, x2), np.where(c, s1, s2))
+
+
 def test_where_errors():
     x = ac.asarray([1, 2])
     with pytest.raises(TypeError, match="^where"):

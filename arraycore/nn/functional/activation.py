@@ -14,6 +14,7 @@ import warnings
 
 from ...autodiff.function import Function
 from ...autodiff.tracer import Tracer
+from ...native import _native
 from ._layer_utils import check_array, check_floating, check_same_dtype, ns
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "elu", "elu_",
@@ -51,7 +52,9 @@ def relu(input, inplace=False):
     if input.dtype.kind in "iu":
         return _finish(input, xp.maximum(input, 0), inplace)
     _float_input(input, "relu")
-    return _finish(input, xp.where(input > 0, input, 0.0), inplace)
+    # `x <= 0` (not `x > 0` with the branches swapped) so NaN propagates as in torch, and the
+    # gradient is torch's threshold_backward: zero where x <= 0, passed through elsewhere.
+    return _finish(input, xp.where(input <= 0, 0.0, input), inplace)
 
 
 def relu_(input):
@@ -428,14 +431,36 @@ def _shifted(xp, x, axis):
     return x - m
 
 
+def _native_softmax(x, axis, log, safe=False):
+    """softmax / log_softmax of x along axis as one native pass (kernels/nn_softmax.cpp), or
+    None when x is traced (the tape or a transform must see the composite's ops) or not
+    float32/float64."""
+    if _traced(x) or x.dtype.kind != "f" or x.dtype.itemsize not in (4, 8):
+        return None
+    return _native.nn_softmax(x, axis % x.ndim, log, safe)
+
+
 def _log_softmax_values(xp, x, axis):
+    y = _native_softmax(x, axis, True)
+    if y is not None:
+        return y
     t = _shifted(xp, x, axis)
     return t - xp.log(xp.sum(xp.exp(t), axis=axis, keepdims=True))
 
 
-def _softmax_values(xp, x, axis):
-    e = xp.exp(_shifted(xp, x, axis))
-    return e / xp.sum(e, axis=axis, keepdims=True)
+def _softmax_values(xp, x, axis, safe=False):
+    """safe: a row whose entries are all -inf gives zeros instead of NaN (attention with
+    every key masked; PyTorch's SDPA does this since 2.5)."""
+    y = _native_softmax(x, axis, False, safe)
+    if y is not None:
+        return y
+    m = xp.max(x, axis=axis, keepdims=True)
+    m = xp.where(xp.isfinite(m), m, 0.0)
+    e = xp.exp(x - m)
+    s = xp.sum(e, axis=axis, keepdims=True)
+    if safe:
+        s = xp.where(s == 0, 1.0, s)
+    return e / s
 
 
 def _traced(x):
@@ -477,9 +502,12 @@ class _LogSoftmax(Function):
 
 
 class _Softmax(Function):
+    """softmax along `dim` as one tape node (Note [softmax as one tape node]); `safe` as in
+    _softmax_values (attention.py uses it for masked rows)."""
+
     @staticmethod
-    def forward(x, dim):
-        return _softmax_values(ns(), x, dim)
+    def forward(x, dim, safe=False):
+        return _softmax_values(ns(), x, dim, safe)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -490,17 +518,17 @@ class _Softmax(Function):
     def backward(ctx, g):
         xp = ns()
         (y,) = ctx.saved_tensors
-        return y * (g - xp.sum(g * y, axis=ctx.dim, keepdims=True)), None
+        return y * (g - xp.sum(g * y, axis=ctx.dim, keepdims=True)), None, None
 
     @staticmethod
-    def jvp(ctx, t, _t_dim):
+    def jvp(ctx, t, *_):
         xp = ns()
         (y,) = ctx.saved_tensors
         return y * (t - xp.sum(y * t, axis=ctx.dim, keepdims=True))
 
     @staticmethod
-    def vmap(info, in_dims, x, dim):
-        return _Softmax.apply(ns().moveaxis(x, in_dims[0], 0), dim + 1), 0
+    def vmap(info, in_dims, x, dim, safe=False):
+        return _Softmax.apply(ns().moveaxis(x, in_dims[0], 0), dim % (x.ndim - 1) + 1, safe), 0
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):

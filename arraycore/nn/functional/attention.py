@@ -13,7 +13,7 @@ import math
 
 import arraycore as _ac
 
-from ...autodiff.function import Function
+from .activation import _Softmax
 from .dropout import dropout as _dropout
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
@@ -21,44 +21,12 @@ __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 _NEG_INF = float("-inf")
 
 
-def _softmax_values(x, safe):
-    m = _ac.max(x, axis=-1, keepdims=True)
-    if safe:
-        m = _ac.where(m == _NEG_INF, 0.0, m)
-    e = _ac.exp(x - m)
-    s = _ac.sum(e, axis=-1, keepdims=True)
-    if safe:
-        s = _ac.where(s == 0, 1.0, s)
-    return e / s
-
-
-class _SoftmaxLast(Function):
-    """Softmax over the last axis as one autodiff node: backward y * (g - sum(g * y)),
-    written with namespace ops so it is itself differentiable (double backward); the jvp
-    is derived from it and `vmap` runs the forward on the batched values (autograd.Function's
-    defaults).  One node instead of the seven of the composite (max, where, subtract, exp,
-    sum, where, divide)."""
-
-    @staticmethod
-    def forward(x, safe):
-        return _softmax_values(x, safe)
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        ctx.save_for_backward(output)
-
-    @staticmethod
-    def backward(ctx, g):
-        (y,) = ctx.saved_tensors
-        return y * (g - _ac.sum(g * y, axis=-1, keepdims=True)), None
-
-
 def _softmax_last(x, safe):
-    """Softmax over the last axis, shifted by the row maximum.  `safe`: a row whose entries
-    are all -inf (every key masked) gives zeros instead of NaN (PyTorch's SDPA does this
-    since 2.5; the explicit softmax of `multi_head_attention_forward(need_weights=True)`
-    gives NaN)."""
-    return _SoftmaxLast.apply(x, safe)
+    """Softmax over the last axis as one tape node (activation.py's _Softmax: a native pass
+    forward, a differentiable closed-form backward).  `safe`: a row whose entries are all
+    -inf (every key masked) gives zeros instead of NaN (PyTorch's SDPA does this since 2.5;
+    the explicit softmax of `multi_head_attention_forward(need_weights=True)` gives NaN)."""
+    return _Softmax.apply(x, x.ndim - 1, safe)
 
 
 def _check_float_mask(mask, dtype, name, who):

@@ -13,6 +13,7 @@ import warnings
 
 from ...autodiff.function import Function
 from ...autodiff.tracer import Tracer
+from ...native import _native
 from ._layer_utils import (check_array, check_floating, check_reduction, legacy_reduction, ns,
                            reduce_loss, stop_gradient)
 from .activation import _log_softmax_values, _traced, log_softmax
@@ -173,17 +174,7 @@ def _check_target_range(who, target, n_classes, ignore_index):
     ignore_index may occur (False lets nll skip its masking)."""
     if target.size == 0 or isinstance(target, Tracer):
         return True
-    xp = ns()
-    lo, hi = int(xp.min(target)), int(xp.max(target))
-    if 0 <= lo and hi < n_classes:
-        return lo <= ignore_index <= hi
-    valid = xp.logical_or(xp.logical_and(target >= 0, target < n_classes),
-                          target == ignore_index)
-    if not bool(xp.all(valid)):
-        bad = target[xp.logical_not(valid)]
-        raise IndexError(f"{who}: Target {int(bad[0])} is out of bounds (expected a class "
-                         f"index in [0, {n_classes}) or ignore_index={ignore_index})")
-    return True
+    return _native.nn_check_class_targets(target, n_classes, ignore_index, who) > 0
 
 
 def _pick(xp, input, t, ax):
@@ -220,7 +211,11 @@ class _CrossEntropy(Function):
     def forward(x, target, ax, reduction, lead):
         xp = ns()
         logp = _log_softmax_values(xp, x, ax)
-        return _ce_reduce(xp, -_pick(xp, logp, target, ax), reduction, lead), logp
+        if _traced(logp) or isinstance(target, Tracer):
+            picked = -_pick(xp, logp, target, ax)
+        else:  # one native pass instead of arange, ==, where and sum
+            picked = _native.nn_nll_pick(logp, target, ax)
+        return _ce_reduce(xp, picked, reduction, lead), logp
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -244,6 +239,12 @@ class _CrossEntropy(Function):
         xp = ns()
         logp, target = ctx.saved_tensors
         ax = ctx.ax
+        if (g is not None and g_logp is None and not _traced(g) and not _traced(logp)
+                and not isinstance(target, Tracer) and (ctx.reduction == "none" or g.ndim == 0)):
+            scale = 1.0 / ctx.count if ctx.reduction == "mean" else 1.0
+            # First-order backward (no create_graph): one native pass.
+            return (_native.nn_cross_entropy_backward(logp, target, ax, g, scale),
+                    None, None, None, None)
         p = xp.exp(logp)
         dx = None
         if g is not None:
@@ -288,7 +289,9 @@ def _nll_terms(xp, input, target, weight, ignore_index, may_ignore=True):
     over all positions)."""
     ax = _class_axis(input)
     if not may_ignore and weight is None:
-        return -_pick(xp, input, target, ax), None
+        if _traced(input) or isinstance(target, Tracer):
+            return -_pick(xp, input, target, ax), None
+        return _native.nn_nll_pick(input, target, ax), None
     keep = target != ignore_index
     t = xp.where(keep, target, 0)
     if t.dtype != xp.int64:

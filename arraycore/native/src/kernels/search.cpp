@@ -407,24 +407,33 @@ NdArray searchsorted(const NdArray& x1, const NdArray& x2, bool right,
 
 namespace {
 
+// Contiguous output and condition; each of a and b contiguous or a broadcast scalar (stride
+// 0, as in where(x > 0, x, 0.0)).  The select is written without a branch on c[i]: with
+// random conditions a branch mispredicts about every other element (~4 ns each, measured),
+// while the blend below vectorizes (GCC turns it into masked blends / vpblendvb).
+template <class U, bool kScalarA, bool kScalarB>
+void where_contiguous(U* o, const uint8_t* c, const U* a, const U* b, int64_t n) {
+  const U a0 = *a, b0 = *b;
+  for (int64_t i = 0; i < n; ++i) {
+    const U va = kScalarA ? a0 : a[i];
+    const U vb = kScalarB ? b0 : b[i];
+    o[i] = c[i] ? va : vb;
+  }
+}
+
 template <class U>
 void where_loop(char** p, const int64_t* s, int64_t n) {
   constexpr int64_t z = sizeof(U);
-  if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == z) {
+  const bool a_ok = s[2] == z || s[2] == 0, b_ok = s[3] == z || s[3] == 0;
+  if (s[0] == z && s[1] == 1 && a_ok && b_ok) {
     U* o = reinterpret_cast<U*>(p[0]);
     const uint8_t* c = reinterpret_cast<const uint8_t*>(p[1]);
     const U* a = reinterpret_cast<const U*>(p[2]);
     const U* b = reinterpret_cast<const U*>(p[3]);
-    for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
-    return;
-  }
-  if (s[0] == z && s[1] == 1 && (s[2] == 0 || s[3] == 0)) {
-    U* o = reinterpret_cast<U*>(p[0]);
-    const uint8_t* c = reinterpret_cast<const uint8_t*>(p[1]);
-    const char* pa = p[2];
-    const char* pb = p[3];
-    for (int64_t i = 0; i < n; ++i, pa += s[2], pb += s[3])
-      o[i] = c[i] ? load<U>(pa) : load<U>(pb);
+    if (s[2] == z && s[3] == z) where_contiguous<U, false, false>(o, c, a, b, n);
+    else if (s[2] == 0 && s[3] == z) where_contiguous<U, true, false>(o, c, a, b, n);
+    else if (s[2] == z) where_contiguous<U, false, true>(o, c, a, b, n);
+    else where_contiguous<U, true, true>(o, c, a, b, n);
     return;
   }
   char* po = p[0];

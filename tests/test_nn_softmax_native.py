@@ -1,0 +1,127 @@
+"""The native softmax / log_softmax / cross-entropy passes (kernels/nn_softmax.cpp) against
+PyTorch 2.13 and against float64 references: every layout the (outer, n, inner) view has to
+handle, IEEE special rows, the targets' checks, and the first-order native backward of
+cross_entropy against the composite one that double backward still takes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import arraycore as ac
+import arraycore.nn.functional as F
+from arraycore.native import _native
+
+SHAPES_DIMS = [((7,), 0), ((3, 10), 1), ((3, 10), 0), ((2, 5, 3, 4), 1), ((2, 5, 3, 4), -1),
+               ((4, 1), 1), ((1, 33), -1), ((2, 3, 1), 2)]
+# float32: a few ulp of the largest output (the sum of exps rounds in float32);
+# float64: rounding of the same few operations.
+RTOL = {"float32": 2e-6, "float64": 4e-15}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,dim", SHAPES_DIMS)
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_matches_float64_reference(dtype, shape, dim, log, rng):
+    x = (rng.standard_normal(shape) * 3).astype(dtype)
+    fn = F.log_softmax if log else F.softmax
+    got = np.asarray(fn(ac.asarray(x), dim=dim))
+    ref_fn = torch.log_softmax if log else torch.softmax
+    ref = ref_fn(torch.from_numpy(x.astype(np.float64)), dim=dim).numpy()
+    assert got.dtype == np.dtype(dtype)
+    scale = np.maximum(np.abs(ref), 1.0) if log else np.abs(ref).max()
+    assert np.max(np.abs(got - ref) / scale) <= RTOL[dtype]
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_non_contiguous_and_negative_strides(log, rng):
+    x = rng.standard_normal((6, 8))
+    a = ac.asarray(x)
+    fn, ref_fn = (F.log_softmax, torch.log_softmax) if log else (F.softmax, torch.softmax)
+    for view, ref in [(a.mT, x.T), (a[::-1, ::2], x[::-1, ::2])]:
+        want = ref_fn(torch.from_numpy(np.ascontiguousarray(ref)), dim=1).numpy()
+        np.testing.assert_allclose(np.asarray(fn(view, dim=1)), want, rtol=4e-15, atol=0)
+
+
+def test_softmax_special_rows_match_torch():
+    inf, nan = float("inf"), float("nan")
+    x = np.array([[inf, 1.0, 2.0], [-inf, -inf, -inf], [nan, 1.0, 2.0], [-inf, 0.0, 1.0],
+                  [1e308, 1e308, -1e308]])
+    for fn, ref_fn in [(F.softmax, torch.softmax), (F.log_softmax, torch.log_softmax)]:
+        got = np.asarray(fn(ac.asarray(x), dim=1))
+        want = ref_fn(torch.from_numpy(x), dim=1).numpy()
+        # Rows 1-4: PyTorch's values exactly (NaN where it has NaN).  Row 0 (+inf): NaN at
+        # the +inf entry, as PyTorch; its other entries are 0 here (PyTorch: NaN).
+        np.testing.assert_array_equal(got[1:], want[1:])
+        assert np.isnan(got[0, 0])
+
+
+def test_safe_softmax_gives_zeros_for_fully_masked_rows():
+    x = np.array([[-np.inf, -np.inf], [0.0, -np.inf]], np.float32)
+    got = np.asarray(_native.nn_softmax(ac.asarray(x), 1, False, True))
+    np.testing.assert_array_equal(got, [[0.0, 0.0], [1.0, 0.0]])
+    x3 = np.full((2, 3, 4), -np.inf)
+    x3[0, 1, 2] = 5.0
+    got3 = np.asarray(_native.nn_softmax(ac.asarray(x3), 1, False, True))
+    want3 = np.zeros_like(x3)
+    want3[0, 1, 2] = 1.0
+    np.testing.assert_array_equal(got3, want3)
+
+
+def test_softmax_empty_and_errors():
+    assert F.softmax(ac.zeros((0, 3)), dim=1).shape == (0, 3)
+    assert _native.nn_softmax(ac.zeros((3, 0)), 1, True).shape == (3, 0)
+    with pytest.raises(ValueError, match="log_softmax: axis 2"):
+        _native.nn_softmax(ac.zeros((3, 4)), 2, True)
+    with pytest.raises(TypeError, match="softmax"):
+        _native.nn_softmax(ac.zeros((3, 4), dtype=ac.int32), 1, False)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("extra", [(), (3, 2)])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_cross_entropy_native_path_forward_backward(dtype, extra, reduction, rng):
+    n, c = 6, 5
+    x = (rng.standard_normal((n, c) + extra) * 2).astype(dtype)
+    t = rng.integers(0, c, size=(n,) + extra)
+    xa = ac.asarray(x)
+    xa.requires_grad_(True)
+    loss = F.cross_entropy(xa, ac.asarray(t), reduction=reduction)
+    xt = torch.from_numpy(x).requires_grad_(True)
+    lt = torch.nn.functional.cross_entropy(xt, torch.from_numpy(t), reduction=reduction)
+    tol = dict(rtol=RTOL[dtype] * 4, atol=RTOL[dtype])
+    np.testing.assert_allclose(np.asarray(loss.detach()), lt.detach().numpy(), **tol)
+    seed = rng.standard_normal(tuple(lt.shape)).astype(dtype)
+    loss.backward(ac.asarray(seed))
+    lt.backward(torch.from_numpy(seed))
+    np.testing.assert_allclose(np.asarray(xa.grad), xt.grad.numpy(), **tol)
+
+
+def test_cross_entropy_double_backward_matches_torch(rng):
+    x = rng.standard_normal((4, 3))
+    t = rng.integers(0, 3, size=4)
+    xa = ac.asarray(x)
+    xa.requires_grad_(True)
+    (g,) = ac.autograd.grad(F.cross_entropy(xa, ac.asarray(t)), xa, create_graph=True)
+    (gg,) = ac.autograd.grad(ac.sum(g * g), xa)
+    xt = torch.from_numpy(x).requires_grad_(True)
+    (gt,) = torch.autograd.grad(torch.nn.functional.cross_entropy(xt, torch.from_numpy(t)),
+                                xt, create_graph=True)
+    (ggt,) = torch.autograd.grad((gt * gt).sum(), xt)
+    np.testing.assert_allclose(np.asarray(g.detach()), gt.detach().numpy(), rtol=1e-14)
+    np.testing.assert_allclose(np.asarray(gg), ggt.numpy(), rtol=1e-13, atol=1e-16)
+
+
+def test_cross_entropy_targets_checked_natively():
+    x = ac.zeros((3, 4))
+    with pytest.raises(IndexError, match=r"cross_entropy: Target 4 is out of bounds"):
+        F.cross_entropy(x, ac.asarray([0, 4, 1]))
+    with pytest.raises(IndexError, match=r"nll_loss: Target -2 is out of bounds"):
+        F.nll_loss(x, ac.asarray([0, -2, 1]))
+    assert _native.nn_check_class_targets(ac.asarray([0, -100, 3, -100]), 4, -100, "f") == 2
+    # An ignored target takes the general path: the mean is over the others (PyTorch).
+    xv = np.arange(12.0).reshape(3, 4) / 7
+    got = F.cross_entropy(ac.asarray(xv), ac.asarray([1, -100, 3]))
+    want = torch.nn.functional.cross_entropy(torch.from_numpy(xv), torch.tensor([1, -100, 3]))
+    np.testing.assert_allclose(float(got), float(want), rtol=1e-15)
