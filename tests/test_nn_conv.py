@@ -226,6 +226,27 @@ def test_max_pool_nan_and_ties_follow_torch():
     np.testing.assert_array_equal(np.asarray(idx), ridx.numpy())
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("nd,kw", [(2, dict(kernel_size=2)), (2, dict(kernel_size=3, stride=3)),
+                                   (2, dict(kernel_size=(2, 3), stride=(1, 2))),
+                                   (3, dict(kernel_size=2)), (1, dict(kernel_size=3, stride=1))])
+def test_max_pool_long_rows_with_specials_follow_torch(nd, kw, dtype):
+    """Rows long enough for the vectorized row loop (kernels/pool_max.cpp), with NaN, ties
+    (small integers) and -inf windows mixed in: values and indices equal torch's."""
+    rng = np.random.default_rng(3)
+    shape = {1: (2, 3, 61), 2: (2, 3, 9, 40), 3: (1, 2, 4, 6, 36)}[nd]
+    x = rng.integers(-2, 3, size=shape).astype(dtype)
+    flat = x.reshape(-1)
+    flat[rng.random(flat.size) < 0.05] = np.nan
+    flat[rng.random(flat.size) < 0.1] = -np.inf
+    f_ac = getattr(F, f"max_pool{nd}d")
+    f_t = getattr(TF, f"max_pool{nd}d")
+    out, idx = f_ac(ac.asarray(x), return_indices=True, **kw)
+    ref, ridx = f_t(torch.from_numpy(x), return_indices=True, **kw)
+    np.testing.assert_array_equal(np.asarray(out), ref.numpy())
+    np.testing.assert_array_equal(np.asarray(idx), ridx.numpy())
+
+
 AVG_POOL_CASES = [
     (2, (2, 3, 7, 6), dict(kernel_size=2)),
     (2, (1, 2, 7, 8), dict(kernel_size=3, stride=2, padding=1, ceil_mode=True)),

@@ -6,14 +6,19 @@
 // element inside the input; indices are flat positions within the input plane, so the
 // gradient is a scatter-add inside each plane.
 #include <algorithm>
+#include <bit>
+#include <type_traits>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "../errors.h"
 #include "../thread_pool.h"
 #include "conv.h"
+
+#define AC_POOL_INLINE inline __attribute__((always_inline))
 
 namespace arraycore::native::conv {
 
@@ -32,9 +37,80 @@ Shape spatial_shape(int64_t n, int64_t c, const int64_t* sizes, int nd) {
   return s;
 }
 
+// Whether every window lies inside the input with unit dilation and no padding (the common
+// MaxPool2d(2) case): then max_pool_inside needs no clipping.
+bool windows_inside(const Window& w) {
+  for (int i = 0; i < 3; ++i)
+    if (w.pad[i] != 0 || w.dil[i] != 1 || (w.out[i] > 0 && (w.out[i] - 1) * w.stride[i] + w.k[i] > w.in[i]))
+      return false;
+  return true;
+}
+
+// m, best = v, pos when v > m or v is NaN (the running maximum of a window: first maximum,
+// last NaN).  Selected with masks, not `take ? v : m`: GCC turns that ternary back into two
+// data-dependent branches outside vectorized loops.
+template <class T>
+AC_POOL_INLINE void take_if_greater(T v, int32_t pos, T& m, int32_t& best) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  const bool take = (v > m) | (v != v);
+  const U mask = U(0) - U(take);
+  m = std::bit_cast<T>((std::bit_cast<U>(v) & mask) | (std::bit_cast<U>(m) & ~mask));
+  const int32_t mask32 = -static_cast<int32_t>(take);
+  best = (pos & mask32) | (best & ~mask32);
+}
+
+// One plane, windows inside the input, one output row at a time: for each window offset
+// (kd, kh, kw) the running maxima of all the row's outputs are updated together, so the
+// loop over output columns vectorizes (a strided load and a blend) instead of comparing
+// window by window.  A per-window branch on data-dependent comparisons mispredicts about
+// once per window (measured ~7 ns per input element for 2x2 windows, PyTorch's CPU kernel
+// is as slow).  Same winner as the general loop: the first maximum, or the last NaN.
+// Positions are int32 in the row buffers (planes have < 2^31 elements, checked by the
+// caller) so values and positions have the same lane count for float32.
+template <class T, int64_t kStride>
+void max_pool_inside(const T* xp, T* yp, int64_t* ip, const Window& w, T* m, int32_t* best) {
+  const int64_t sw = kStride ? kStride : w.stride[2], OW = w.out[2];
+  for (int64_t od = 0; od < w.out[0]; ++od)
+    for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+      const int64_t base = (od * w.stride[0] * w.in[1] + oh * w.stride[1]) * w.in[2];
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        m[ow] = xp[base + ow * sw];
+        best[ow] = static_cast<int32_t>(base + ow * sw);
+      }
+      for (int64_t kd = 0; kd < w.k[0]; ++kd)
+        for (int64_t kh = 0; kh < w.k[1]; ++kh)
+          for (int64_t kw = 0; kw < w.k[2]; ++kw) {
+            const int64_t off = base + (kd * w.in[1] + kh) * w.in[2] + kw;
+            const T* src = xp + off;
+            const int32_t off32 = static_cast<int32_t>(off);
+            for (int64_t ow = 0; ow < OW; ++ow)
+              take_if_greater(src[ow * sw], off32 + static_cast<int32_t>(ow * sw), m[ow],
+                              best[ow]);
+          }
+      const int64_t o_row = (od * w.out[1] + oh) * OW;
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        yp[o_row + ow] = m[ow];
+        ip[o_row + ow] = best[ow];
+      }
+    }
+}
+
 template <class T>
 void max_pool_typed(const T* x, T* y, int64_t* idx, int64_t planes, const Window& w) {
   const int64_t I = w.in_numel(), O = w.out_numel();
+  if (windows_inside(w) && I < (int64_t(1) << 31)) {
+    parallel_for(planes, plane_grain(O * w.k_numel()), [&](int64_t b, int64_t e) {
+      std::vector<T> m(w.out[2]);
+      std::vector<int32_t> best(w.out[2]);
+      for (int64_t p = b; p < e; ++p) {
+        if (w.stride[2] == 2)  // MaxPool(2): the constant stride lets GCC deinterleave
+          max_pool_inside<T, 2>(x + p * I, y + p * O, idx + p * O, w, m.data(), best.data());
+        else
+          max_pool_inside<T, 0>(x + p * I, y + p * O, idx + p * O, w, m.data(), best.data());
+      }
+    });
+    return;
+  }
   parallel_for(planes, plane_grain(O * w.k_numel()), [&](int64_t b, int64_t e) {
     for (int64_t p = b; p < e; ++p) {
       const T* xp = x + p * I;
