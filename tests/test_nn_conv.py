@@ -85,6 +85,10 @@ CONV_CASES = [
     (3, 1, 4, 4, (3, 4, 5), (3, 3, 3), 1, "same", 1, 2, True),
     # many channels: the input gradient runs in blocks of input channels (conv_gemm.cpp)
     (2, 2, 64, 8, (16, 16), (3, 3), 1, 1, 1, 2, True),
+    # output rows of 16+: the row-copy im2col/col2im (shorter rows take the gather map)
+    (2, 2, 3, 4, (5, 20), (3, 3), 1, 1, 1, 1, True),
+    (2, 1, 2, 3, (6, 40), (3, 3), 2, 1, (1, 2), 1, True),
+    (1, 2, 3, 2, (40,), (3,), 1, 1, 1, 1, True),
 ]
 
 
@@ -111,6 +115,7 @@ def test_conv_matches_torch(case, dtype):
 # (nd, N, Cin, Cout, spatial, kernel, stride, padding, output_padding, dilation, groups, bias)
 CONVT_CASES = [
     (2, 2, 4, 3, (4, 5), (3, 3), 2, 1, 1, 1, 1, True),
+    (2, 2, 3, 2, (4, 18), (3, 3), 1, 1, 0, 1, 1, True),     # rows of 16+: row-copy col2im
     (2, 1, 4, 6, (3, 3), (2, 3), (2, 3), (0, 1), (1, 2), 1, 2, True),
     (2, 2, 3, 2, (5, 4), (3, 2), 1, 0, 0, (2, 1), 1, False),
     (1, 2, 4, 4, (6,), (4,), 3, 2, 1, 2, 4, True),

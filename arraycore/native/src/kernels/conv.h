@@ -47,6 +47,19 @@ template <class T>
 void im2col(const T* x, int64_t channels, const Window& w, T* col, int64_t ld);
 template <class T>
 void col2im(const T* col, int64_t ld, int64_t channels, const Window& w, T* x);
+// Small planes (short output rows, e.g. the 4x4 maps of a digits convnet): the row copies
+// of im2col are a few elements each and their call and bounds overhead dominates.  The
+// gather map holds, for each (kernel offset, output position), the input position inside the
+// plane or -1 for padding (K * O int32 entries, built once per call); the mapped im2col and
+// col2im then run one branch-light loop per column row.
+bool use_im2col_map(const Window& w);
+std::vector<int32_t> im2col_map(const Window& w);
+template <class T>
+void im2col_mapped(const T* x, int64_t channels, const int32_t* map, const Window& w, T* col,
+                   int64_t ld);
+template <class T>
+void col2im_mapped(const T* col, int64_t ld, int64_t channels, const int32_t* map,
+                   const Window& w, T* x);
 // col2im for a column matrix the caller owns as scratch: it may overwrite col (the entries
 // standing for padding are zeroed so in-image rows are added as one block).
 template <class T>

@@ -97,15 +97,29 @@ struct ConvDims {
   int64_t ckg() const { return Cin / G * K; }
 };
 
+// The column matrices of images [n0, n0 + cnt) side by side (row stride ld); the gather map
+// when the geometry has one (small planes), else the row-copy im2col.
+template <class T>
+void im2col_images(const T* x, int64_t n0, int64_t cnt, const ConvDims& d, const Window& w,
+                   const std::vector<int32_t>& map, T* col, int64_t ld) {
+  for (int64_t i = 0; i < cnt; ++i) {
+    const T* xi = x + (n0 + i) * d.Cin * d.I;
+    if (!map.empty()) im2col_mapped(xi, d.Cin, map.data(), w, col + i * d.O, ld);
+    else im2col(xi, d.Cin, w, col + i * d.O, ld);
+  }
+}
+
 template <class T>
 void forward_typed(const T* x, const T* wt, const T* bias, T* y, const ConvDims& d,
                    const Window& w) {
   const int64_t ck = d.Cin * d.K, O = d.O, ckg = d.ckg(), coutg = d.cout_g();
   const Chunking ch = chunking(d.N, ck, O);
   const bool pointwise = is_pointwise(w);
+  const std::vector<int32_t> map = !pointwise && use_im2col_map(w) ? im2col_map(w)
+                                                                   : std::vector<int32_t>();
   linalg::run_batch(ch.chunks, 2.0 * d.Cout * ckg * O * ch.per_chunk, [&](int64_t c0, int64_t c1) {
-    std::vector<T> col(pointwise && ch.per_chunk == 1 ? 0 : ck * ch.per_chunk * O);
-    std::vector<T> tmp(ch.per_chunk > 1 ? d.Cout * ch.per_chunk * O : 0);
+    linalg::Scratch<T> col(pointwise && ch.per_chunk == 1 ? 0 : ck * ch.per_chunk * O);
+    linalg::Scratch<T> tmp(ch.per_chunk > 1 ? d.Cout * ch.per_chunk * O : 0);
     for (int64_t c = c0; c < c1; ++c) {
       const int64_t n0 = c * ch.per_chunk, cnt = std::min(ch.per_chunk, d.N - n0);
       const int64_t ld = cnt * O;
@@ -116,8 +130,7 @@ void forward_typed(const T* x, const T* wt, const T* bias, T* y, const ConvDims&
         gather_images(x, n0, cnt, d.Cin, O, col.data());
         colp = col.data();
       } else {
-        for (int64_t i = 0; i < cnt; ++i)
-          im2col(x + (n0 + i) * d.Cin * d.I, d.Cin, w, col.data() + i * O, ld);
+        im2col_images(x, n0, cnt, d, w, map, col.data(), ld);
         colp = col.data();
       }
       T* dst = cnt == 1 ? y + n0 * d.Cout * O : tmp.data();
@@ -150,9 +163,11 @@ void backward_input_typed(const T* gy, const T* wt, const T* bias, T* gx, const 
   const int64_t cin_g = d.cin_g();
   const int64_t cb = std::clamp<int64_t>(
       kMaxColumnElems / std::max<int64_t>(1, d.K * ch.per_chunk * O), 1, std::max<int64_t>(1, cin_g));
+  const std::vector<int32_t> map = !pointwise && use_im2col_map(w) ? im2col_map(w)
+                                                                   : std::vector<int32_t>();
   linalg::run_batch(ch.chunks, 2.0 * d.Cout * ckg * O * ch.per_chunk, [&](int64_t c0, int64_t c1) {
-    std::vector<T> col(std::min(ck, cb * d.K) * ch.per_chunk * O);
-    std::vector<T> gbuf(ch.per_chunk > 1 ? d.Cout * ch.per_chunk * O : 0);
+    linalg::Scratch<T> col(std::min(ck, cb * d.K) * ch.per_chunk * O);
+    linalg::Scratch<T> gbuf(ch.per_chunk > 1 ? d.Cout * ch.per_chunk * O : 0);
     for (int64_t c = c0; c < c1; ++c) {
       const int64_t n0 = c * ch.per_chunk, cnt = std::min(ch.per_chunk, d.N - n0);
       const int64_t ld = cnt * O;
@@ -167,9 +182,11 @@ void backward_input_typed(const T* gy, const T* wt, const T* bias, T* gx, const 
             const int64_t cn = std::min(cb, cin_g - cs);
             gemm(blas::Trans, blas::NoTrans, cn * d.K, ld, coutg, wt + g * coutg * ckg + cs * d.K,
                  ckg, gsrc + g * coutg * ld, ld, T(0), col.data(), ld);
-            for (int64_t i = 0; i < cnt; ++i)
-              col2im_scratch(col.data() + i * O, ld, cn, w,
-                     gx + (n0 + i) * d.Cin * d.I + (g * cin_g + cs) * d.I);
+            for (int64_t i = 0; i < cnt; ++i) {
+              T* dst = gx + (n0 + i) * d.Cin * d.I + (g * cin_g + cs) * d.I;
+              if (!map.empty()) col2im_mapped(col.data() + i * O, ld, cn, map.data(), w, dst);
+              else col2im_scratch(col.data() + i * O, ld, cn, w, dst);
+            }
           }
       } else {
         // The column matrix is the result itself.
@@ -192,9 +209,10 @@ void backward_weight_typed(const T* x, const T* gy, T* gw, const ConvDims& d, co
   std::memset(gw, 0, wsize * sizeof(T));
   std::mutex mu;
   bool first = true;
+  const std::vector<int32_t> map = use_im2col_map(w) ? im2col_map(w) : std::vector<int32_t>();
   linalg::run_batch(ch.chunks, 2.0 * d.Cout * ckg * O * ch.per_chunk, [&](int64_t c0, int64_t c1) {
-    std::vector<T> col(ck * ch.per_chunk * O);
-    std::vector<T> gbuf(ch.per_chunk > 1 ? d.Cout * ch.per_chunk * O : 0);
+    linalg::Scratch<T> col(ck * ch.per_chunk * O);
+    linalg::Scratch<T> gbuf(ch.per_chunk > 1 ? d.Cout * ch.per_chunk * O : 0);
     std::vector<T> part(wsize, T(0));
     for (int64_t c = c0; c < c1; ++c) {
       const int64_t n0 = c * ch.per_chunk, cnt = std::min(ch.per_chunk, d.N - n0);
@@ -204,8 +222,7 @@ void backward_weight_typed(const T* x, const T* gy, T* gw, const ConvDims& d, co
         gather_images(gy, n0, cnt, d.Cout, O, gbuf.data());
         gsrc = gbuf.data();
       }
-      for (int64_t i = 0; i < cnt; ++i)
-        im2col(x + (n0 + i) * d.Cin * d.I, d.Cin, w, col.data() + i * O, ld);
+      im2col_images(x, n0, cnt, d, w, map, col.data(), ld);
       for (int64_t g = 0; g < d.G; ++g)
         gemm(blas::NoTrans, blas::Trans, coutg, ckg, ld, gsrc + g * coutg * ld, ld,
              col.data() + g * ckg * ld, ld, T(1), part.data() + g * coutg * ckg, ckg);

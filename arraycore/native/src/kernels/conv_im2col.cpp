@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "../errors.h"
 #include "../thread_pool.h"
@@ -206,12 +207,76 @@ void col2im_scratch(T* col, int64_t ld, int64_t channels, const Window& w, T* x)
   }
 }
 
+bool use_im2col_map(const Window& w) {
+  return w.out[2] < 16 && w.k_numel() * w.out_numel() <= (int64_t(1) << 15) &&
+         w.in_numel() < (int64_t(1) << 31);
+}
+
+std::vector<int32_t> im2col_map(const Window& w) {
+  const int64_t O = w.out_numel();
+  std::vector<int32_t> map(w.k_numel() * O);
+  int32_t* m = map.data();
+  for (int64_t kd = 0; kd < w.k[0]; ++kd)
+    for (int64_t kh = 0; kh < w.k[1]; ++kh)
+      for (int64_t kw = 0; kw < w.k[2]; ++kw)
+        for (int64_t od = 0; od < w.out[0]; ++od)
+          for (int64_t oh = 0; oh < w.out[1]; ++oh)
+            for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+              const int64_t id = od * w.stride[0] - w.pad[0] + kd * w.dil[0];
+              const int64_t ih = oh * w.stride[1] - w.pad[1] + kh * w.dil[1];
+              const int64_t iw = ow * w.stride[2] - w.pad[2] + kw * w.dil[2];
+              const bool inside = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1] &&
+                                  iw >= 0 && iw < w.in[2];
+              *m++ = inside ? static_cast<int32_t>((id * w.in[1] + ih) * w.in[2] + iw) : -1;
+            }
+  return map;
+}
+
+template <class T>
+void im2col_mapped(const T* x, int64_t channels, const int32_t* map, const Window& w, T* col,
+                   int64_t ld) {
+  const int64_t I = w.in_numel(), O = w.out_numel(), K = w.k_numel();
+  for (int64_t c = 0; c < channels; ++c) {
+    const T* xc = x + c * I;
+    for (int64_t k = 0; k < K; ++k) {
+      T* row = col + (c * K + k) * ld;
+      const int32_t* src = map + k * O;
+      for (int64_t o = 0; o < O; ++o) row[o] = src[o] >= 0 ? xc[src[o]] : T(0);
+    }
+  }
+}
+
+template <class T>
+void col2im_mapped(const T* col, int64_t ld, int64_t channels, const int32_t* map,
+                   const Window& w, T* x) {
+  const int64_t I = w.in_numel(), O = w.out_numel(), K = w.k_numel();
+  for (int64_t c = 0; c < channels; ++c) {
+    T* xc = x + c * I;
+    for (int64_t k = 0; k < K; ++k) {
+      const T* row = col + (c * K + k) * ld;
+      const int32_t* dst = map + k * O;
+      // Within one kernel offset distinct outputs read distinct inputs, so the adds of a row
+      // never collide.
+      for (int64_t o = 0; o < O; ++o)
+        if (dst[o] >= 0) xc[dst[o]] += row[o];
+    }
+  }
+}
+
 template void im2col<float>(const float*, int64_t, const Window&, float*, int64_t);
 template void im2col<double>(const double*, int64_t, const Window&, double*, int64_t);
 template void col2im<float>(const float*, int64_t, int64_t, const Window&, float*);
 template void col2im<double>(const double*, int64_t, int64_t, const Window&, double*);
 template void col2im_scratch<float>(float*, int64_t, int64_t, const Window&, float*);
 template void col2im_scratch<double>(double*, int64_t, int64_t, const Window&, double*);
+template void im2col_mapped<float>(const float*, int64_t, const int32_t*, const Window&, float*,
+                                   int64_t);
+template void im2col_mapped<double>(const double*, int64_t, const int32_t*, const Window&,
+                                    double*, int64_t);
+template void col2im_mapped<float>(const float*, int64_t, int64_t, const int32_t*,
+                                   const Window&, float*);
+template void col2im_mapped<double>(const double*, int64_t, int64_t, const int32_t*,
+                                    const Window&, double*);
 
 namespace {
 
