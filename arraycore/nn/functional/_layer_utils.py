@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 
 from ...autodiff.function import Function
+from ...autodiff.state import STATE
 from ...autodiff.tracer import Tracer
 from ...native import _native
 
@@ -16,6 +17,23 @@ def ns():
     """The arraycore namespace (imported lazily: nn sits above it)."""
     import arraycore
     return arraycore
+
+
+def untraced(*arrays):
+    """Whether no op on these arrays would be recorded: none is a transform's tracer, and none
+    requires grad while grad mode is on.  Inside an autograd.Function's forward, and in a
+    backward without create_graph, grad mode is off, so arrays with tape state count as
+    untraced there.  The fused native kernels (softmax, cross-entropy, normalization) run only
+    on untraced arrays; traced ones take the differentiable namespace composite."""
+    for a in arrays:
+        if isinstance(a, Tracer):
+            return False
+        if type(a) is _native.Array and a._promoted is not None:
+            return False
+        m = getattr(a, "_ad", None)
+        if m is not None and m.requires_grad and STATE.grad_enabled:
+            return False
+    return True
 
 
 def is_array(v):

@@ -15,7 +15,7 @@ import warnings
 from ...autodiff.function import Function
 from ...autodiff.tracer import Tracer
 from ...native import _native
-from ._layer_utils import check_array, check_floating, check_same_dtype, ns
+from ._layer_utils import check_array, check_floating, check_same_dtype, ns, untraced
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "elu", "elu_",
            "selu", "selu_", "celu", "celu_", "gelu", "silu", "mish", "softplus", "sigmoid",
@@ -433,9 +433,9 @@ def _shifted(xp, x, axis):
 
 def _native_softmax(x, axis, log, safe=False):
     """softmax / log_softmax of x along axis as one native pass (kernels/nn_softmax.cpp), or
-    None when x is traced (the tape or a transform must see the composite's ops) or not
-    float32/float64."""
-    if _traced(x) or x.dtype.kind != "f" or x.dtype.itemsize not in (4, 8):
+    None when an op on x would be recorded (the tape or a transform must see the composite's
+    ops) or x is not float32/float64."""
+    if not untraced(x) or x.dtype.kind != "f" or x.dtype.itemsize not in (4, 8):
         return None
     return _native.nn_softmax(x, axis % x.ndim, log, safe)
 

@@ -15,7 +15,7 @@ from ...autodiff.function import Function
 from ...autodiff.tracer import Tracer
 from ...native import _native
 from ._layer_utils import (check_array, check_floating, check_reduction, legacy_reduction, ns,
-                           reduce_loss, stop_gradient)
+                           reduce_loss, stop_gradient, untraced)
 from .activation import _log_softmax_values, _traced, log_softmax
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy",
@@ -211,10 +211,10 @@ class _CrossEntropy(Function):
     def forward(x, target, ax, reduction, lead):
         xp = ns()
         logp = _log_softmax_values(xp, x, ax)
-        if _traced(logp) or isinstance(target, Tracer):
-            picked = -_pick(xp, logp, target, ax)
-        else:  # one native pass instead of arange, ==, where and sum
+        if untraced(logp, target):  # one native pass instead of arange, ==, where and sum
             picked = _native.nn_nll_pick(logp, target, ax)
+        else:
+            picked = -_pick(xp, logp, target, ax)
         return _ce_reduce(xp, picked, reduction, lead), logp
 
     @staticmethod
@@ -239,8 +239,8 @@ class _CrossEntropy(Function):
         xp = ns()
         logp, target = ctx.saved_tensors
         ax = ctx.ax
-        if (g is not None and g_logp is None and not _traced(g) and not _traced(logp)
-                and not isinstance(target, Tracer) and (ctx.reduction == "none" or g.ndim == 0)):
+        if (g is not None and g_logp is None and untraced(g, logp, target)
+                and (ctx.reduction == "none" or g.ndim == 0)):
             scale = 1.0 / ctx.count if ctx.reduction == "mean" else 1.0
             # First-order backward (no create_graph): one native pass.
             return (_native.nn_cross_entropy_backward(logp, target, ax, g, scale),
@@ -289,9 +289,9 @@ def _nll_terms(xp, input, target, weight, ignore_index, may_ignore=True):
     over all positions)."""
     ax = _class_axis(input)
     if not may_ignore and weight is None:
-        if _traced(input) or isinstance(target, Tracer):
-            return -_pick(xp, input, target, ax), None
-        return _native.nn_nll_pick(input, target, ax), None
+        if untraced(input, target):
+            return _native.nn_nll_pick(input, target, ax), None
+        return -_pick(xp, input, target, ax), None
     keep = target != ignore_index
     t = xp.where(keep, target, 0)
     if t.dtype != xp.int64:

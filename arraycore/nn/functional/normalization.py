@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ...autodiff.function import Function
 from ...autodiff.tracer import Tracer
-from ._layer_utils import check_floating, check_same_dtype, ns
+from ...native import _native
+from ._layer_utils import check_floating, check_same_dtype, ns, untraced
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "rms_norm", "instance_norm"]
 
@@ -60,7 +61,21 @@ def _write_stat(who, buf, value):
 # differentiable outputs, so double backward and the transforms work.  Plain (untraced)
 # inputs skip the Function.
 
+def _trailing(x, axes):
+    """k when `axes` are the last k axes of x (layer, group and instance norm), else 0."""
+    k = len(axes)
+    return k if k and tuple(axes) == tuple(range(x.ndim - k, x.ndim)) else 0
+
+
+def _plain_float(*arrays):
+    return untraced(*arrays) and all(a.dtype.kind == "f" and a.dtype.itemsize in (4, 8)
+                                     for a in arrays)
+
+
 def _moments(xp, x, axes, eps):
+    k = _trailing(x, axes)
+    if k and _plain_float(x):  # one native pass (kernels/nn_normalize.cpp)
+        return tuple(_native.nn_normalize_trailing(x, k, float(eps)))
     mean = xp.mean(x, axis=axes, keepdims=True)
     centred = x - mean
     var = xp.mean(centred * centred, axis=axes, keepdims=True)
@@ -87,6 +102,10 @@ class _Normalize(Function):
     def backward(ctx, g, g_mean, g_var):
         xp = ns()
         xhat, var = ctx.saved_tensors
+        k = _trailing(xhat, ctx.axes)
+        if g is not None and g_mean is None and g_var is None and k and _plain_float(g, xhat):
+            # First-order backward (no create_graph): one native pass.
+            return _native.nn_normalize_trailing_backward(g, xhat, var, k, ctx.eps), None, None
         rstd = 1.0 / xp.sqrt(var + ctx.eps)
         a = ctx.axes
         dx = None

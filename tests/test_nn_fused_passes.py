@@ -1,4 +1,5 @@
-"""The native softmax / log_softmax / cross-entropy passes (kernels/nn_softmax.cpp) against
+"""The native softmax / log_softmax / cross-entropy passes (kernels/nn_softmax.cpp) and the
+normalization over trailing axes (kernels/nn_normalize.cpp) against
 PyTorch 2.13 and against float64 references: every layout the (outer, n, inner) view has to
 handle, IEEE special rows, the targets' checks, and the first-order native backward of
 cross_entropy against the composite one that double backward still takes."""
@@ -125,3 +126,55 @@ def test_cross_entropy_targets_checked_natively():
     got = F.cross_entropy(ac.asarray(xv), ac.asarray([1, -100, 3]))
     want = torch.nn.functional.cross_entropy(torch.from_numpy(xv), torch.tensor([1, -100, 3]))
     np.testing.assert_allclose(float(got), float(want), rtol=1e-15)
+
+
+# --- normalization over trailing axes (kernels/nn_normalize.cpp) ------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,normalized", [((6, 33), (33,)), ((2, 3, 4, 5), (4, 5)),
+                                              ((7,), (7,)), ((3, 1), (1,))])
+def test_layer_norm_native_forward_backward_match_torch(dtype, shape, normalized, rng):
+    x = (rng.standard_normal(shape) * 3 + 1).astype(dtype)
+    w = rng.standard_normal(normalized).astype(dtype)
+    b = rng.standard_normal(normalized).astype(dtype)
+    g = rng.standard_normal(shape).astype(dtype)
+    xa, wa, ba = ac.asarray(x), ac.asarray(w), ac.asarray(b)
+    for a in (xa, wa, ba):
+        a.requires_grad_(True)
+    y = F.layer_norm(xa, normalized, wa, ba)
+    y.backward(ac.asarray(g))
+    xt, wt, bt = (torch.from_numpy(v).requires_grad_(True) for v in (x, w, b))
+    yt = torch.nn.functional.layer_norm(xt, normalized, wt, bt)
+    yt.backward(torch.from_numpy(g))
+    tol = dict(rtol=1e-5, atol=1e-5) if dtype == "float32" else dict(rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(np.asarray(y.detach()), yt.detach().numpy(), **tol)
+    for a, t in ((xa, xt), (wa, wt), (ba, bt)):
+        np.testing.assert_allclose(np.asarray(a.grad), t.grad.numpy(), **tol)
+
+
+def test_layer_norm_native_non_contiguous_and_double_backward(rng):
+    x = rng.standard_normal((5, 8))
+    xa = ac.asarray(x).mT  # (8, 5), non-contiguous
+    xa_leaf = ac.asarray(np.ascontiguousarray(x.T))
+    want = torch.nn.functional.layer_norm(torch.from_numpy(np.ascontiguousarray(x.T)), (5,))
+    np.testing.assert_allclose(np.asarray(F.layer_norm(xa, (5,))), want.numpy(), rtol=1e-13,
+                               atol=1e-14)
+    # double backward takes the composite (create_graph): compare with torch
+    xa_leaf.requires_grad_(True)
+    (g1,) = ac.autograd.grad(ac.sum(F.layer_norm(xa_leaf, (5,)) ** 3), xa_leaf,
+                             create_graph=True)
+    (g2,) = ac.autograd.grad(ac.sum(g1 * g1), xa_leaf)
+    xt = torch.from_numpy(np.ascontiguousarray(x.T)).requires_grad_(True)
+    (t1,) = torch.autograd.grad((torch.nn.functional.layer_norm(xt, (5,)) ** 3).sum(), xt,
+                                create_graph=True)
+    (t2,) = torch.autograd.grad((t1 * t1).sum(), xt)
+    np.testing.assert_allclose(np.asarray(g2), t2.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_normalize_native_empty_and_errors():
+    xh, m, v = _native.nn_normalize_trailing(ac.zeros((3, 0)), 1, 1e-5)
+    assert xh.shape == (3, 0) and m.shape == (3, 1) and np.isnan(np.asarray(m)).all()
+    with pytest.raises(ValueError, match="normalize: cannot normalize over the last 3 axes"):
+        _native.nn_normalize_trailing(ac.zeros((3, 4)), 3, 1e-5)
+    with pytest.raises(TypeError, match="normalize"):
+        _native.nn_normalize_trailing(ac.zeros((3, 4), dtype=ac.int64), 1, 1e-5)
