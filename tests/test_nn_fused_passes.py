@@ -178,3 +178,52 @@ def test_normalize_native_empty_and_errors():
         _native.nn_normalize_trailing(ac.zeros((3, 4)), 3, 1e-5)
     with pytest.raises(TypeError, match="normalize"):
         _native.nn_normalize_trailing(ac.zeros((3, 4), dtype=ac.int64), 1, 1e-5)
+
+
+# --- gelu (kernels/nn_gelu.cpp) ------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_native_matches_torch(dtype, approximate, rng):
+    x = np.concatenate([rng.standard_normal(4000) * 3,
+                        [0.0, -0.0, 1e-30, -1e-30, 5.0, -5.0, 8.0, 30.0, 1e30, -1e30,
+                         np.inf, -np.inf, np.nan]]).astype(dtype)
+    g = rng.standard_normal(x.shape).astype(dtype)
+    xa = ac.asarray(x)
+    xa.requires_grad_(True)
+    y = F.gelu(xa, approximate=approximate)
+    y.backward(ac.asarray(g))
+    xt = torch.from_numpy(x).requires_grad_(True)
+    yt = torch.nn.functional.gelu(xt, approximate=approximate)
+    yt.backward(torch.from_numpy(g))
+    # Absolute error relative to max(|x|, 1): for large negative x, 1 + erf(x / sqrt 2)
+    # cancels in both libraries and the tiny results differ in their rounding.
+    scale = np.maximum(np.abs(x), 1.0)
+    tol = 4e-7 if dtype == "float32" else 2e-15
+    got, want = np.asarray(y.detach()), yt.detach().numpy()
+    finite = np.isfinite(want)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(got[~finite & ~np.isnan(want)], want[~finite & ~np.isnan(want)])
+    assert np.max(np.abs(got[finite] - want[finite]) / scale[finite]) <= tol
+    gg, gw = np.asarray(xa.grad), xt.grad.numpy()
+    ok = np.isfinite(gw)
+    np.testing.assert_array_equal(np.isnan(gg), np.isnan(gw))
+    assert np.max(np.abs(gg[ok] - gw[ok]) / np.maximum(np.abs(g[ok]), 1.0)) <= 4 * tol
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_double_backward_matches_torch(approximate, rng):
+    x = rng.standard_normal(50) * 2
+    xa = ac.asarray(x)
+    xa.requires_grad_(True)
+    (g1,) = ac.autograd.grad(ac.sum(F.gelu(xa, approximate=approximate)), xa,
+                             create_graph=True)
+    (g2,) = ac.autograd.grad(ac.sum(g1 * g1), xa)
+    xt = torch.from_numpy(x).requires_grad_(True)
+    (t1,) = torch.autograd.grad(torch.nn.functional.gelu(xt, approximate=approximate).sum(),
+                                xt, create_graph=True)
+    (t2,) = torch.autograd.grad((t1 * t1).sum(), xt)
+    np.testing.assert_allclose(np.asarray(g1.detach()), t1.detach().numpy(), rtol=1e-13,
+                               atol=1e-15)
+    # gelu'' of the tanh form cancels near its zeros (|g2| ~ 1e-6 there): absolute 1e-13
+    np.testing.assert_allclose(np.asarray(g2), t2.numpy(), rtol=1e-12, atol=1e-13)

@@ -205,6 +205,59 @@ def celu_(input, alpha=1.0):
     return celu(input, alpha, inplace=True)
 
 
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_TANH_SCALE = math.sqrt(2.0 / math.pi)
+
+
+def _gelu_values(xp, x, tanh_form):
+    if untraced(x) and x.dtype.kind == "f" and x.dtype.itemsize in (4, 8):
+        return _native.nn_gelu(x, tanh_form)  # one native pass (kernels/nn_gelu.cpp)
+    if not tanh_form:
+        return x * (0.5 * (1.0 + xp.special.erf(x * _SQRT_HALF)))
+    inner = _TANH_SCALE * (x + 0.044715 * (x * x * x))
+    return 0.5 * x * (1.0 + xp.tanh(inner))
+
+
+def _gelu_derivative(xp, x, tanh_form):
+    """gelu'(x) in namespace ops (differentiable: double backward and transforms)."""
+    if not tanh_form:
+        cdf = 0.5 * (1.0 + xp.special.erf(x * _SQRT_HALF))
+        return cdf + x * (xp.exp(-0.5 * (x * x)) * _INV_SQRT_2PI)
+    t = xp.tanh(_TANH_SCALE * (x + 0.044715 * (x * x * x)))
+    return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * (_TANH_SCALE * (1.0 + 0.134145 * (x * x)))
+
+
+class _Gelu(Function):
+    """GELU as one tape node: a native pass forward, g * gelu'(x) backward (native when
+    nothing records, else the namespace composite above, so double backward works)."""
+
+    @staticmethod
+    def forward(x, tanh_form):
+        return _gelu_values(ns(), x, tanh_form)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.tanh_form = inputs[1]
+        ctx.save_for_backward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        if untraced(g, x) and g.dtype == x.dtype and tuple(g.shape) == tuple(x.shape):
+            return _native.nn_gelu_backward(g, x, ctx.tanh_form), None
+        return g * _gelu_derivative(ns(), x, ctx.tanh_form), None
+
+    @staticmethod
+    def jvp(ctx, t, _t_tanh):
+        (x,) = ctx.saved_tensors
+        return t * _gelu_derivative(ns(), x, ctx.tanh_form)
+
+    @staticmethod
+    def vmap(info, in_dims, x, tanh_form):
+        return _Gelu.apply(x, tanh_form), in_dims[0]
+
+
 def gelu(input, approximate="none"):
     """x * Phi(x) (torch.nn.functional.gelu): approximate="none" is the exact form
     0.5 x (1 + erf(x / sqrt 2)); "tanh" is 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
@@ -213,14 +266,13 @@ def gelu(input, approximate="none"):
     >>> F.gelu(ac.asarray([0.0, 1.0]))
     Array([0.        , 0.84134475], dtype=float64)
     """
-    xp = ns()
     _float_input(input, "gelu")
-    if approximate == "none":
-        return input * (0.5 * (1.0 + xp.special.erf(input * math.sqrt(0.5))))
-    if approximate == "tanh":
-        inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * (input * input * input))
-        return 0.5 * input * (1.0 + xp.tanh(inner))
-    raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+    tanh_form = approximate == "tanh"
+    if _traced(input):
+        return _Gelu.apply(input, tanh_form)
+    return _gelu_values(ns(), input, tanh_form)
 
 
 def sigmoid(input):

@@ -1,6 +1,7 @@
-// Bindings of kernels/nn_normalize.cpp (normalization over trailing axes and its backward),
-// called by arraycore/nn/functional/normalization.py on plain (untraced) arrays.  The GIL is
-// released while they run.
+// Bindings of kernels/nn_normalize.cpp (normalization over trailing axes and its backward) and
+// kernels/nn_gelu.cpp, called by arraycore/nn/functional/{normalization,activation}.py on plain
+// (untraced) arrays.  The GIL is released while they run.
+#include "../kernels/nn_gelu.h"
 #include "../kernels/nn_normalize.h"
 #include "bindings.h"
 
@@ -8,7 +9,7 @@ namespace arraycore::native::bindings {
 
 namespace nz = arraycore::native::nn_normalize;
 
-AC_BINDINGS(nn_normalize) {
+AC_BINDINGS(nn_fused) {
   m.def("nn_normalize_trailing", [](const NdArray& x, int64_t k, double eps) {
     std::vector<NdArray> r;
     {
@@ -24,6 +25,14 @@ AC_BINDINGS(nn_normalize) {
     return nz::normalize_trailing_backward(g, xhat, var, k, eps);
   }, py::arg("g"), py::arg("xhat"), py::arg("var"), py::arg("k"), py::arg("eps"),
         "rstd * (g - mean(g) - xhat * mean(g * xhat)) over the last k axes.");
+  m.def("nn_gelu", [](const NdArray& x, bool tanh_form) {
+    py::gil_scoped_release nogil;
+    return arraycore::native::nn_gelu::gelu(x, tanh_form);
+  }, py::arg("x"), py::arg("tanh_form"), "GELU (exact, or PyTorch's tanh approximation).");
+  m.def("nn_gelu_backward", [](const NdArray& g, const NdArray& x, bool tanh_form) {
+    py::gil_scoped_release nogil;
+    return arraycore::native::nn_gelu::gelu_backward(g, x, tanh_form);
+  }, py::arg("g"), py::arg("x"), py::arg("tanh_form"), "g * gelu'(x).");
 }
 
 }  // namespace arraycore::native::bindings
