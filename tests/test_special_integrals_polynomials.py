@@ -149,6 +149,18 @@ def test_hyp1f1_regions():
            _sp("hyp1f1", -3.0, 2.5, np.array([-4.0, 0.5, 7.0])), 1e-14)
 
 
+def test_hyp1f1_terminating_series_at_negative_integer_b():
+    """Integers b <= a < 0: the series stops at k = -a before (b)_k reaches 0 (SciPy's and
+    Boost's convention, M(-1, -1, x) = 1 + x); a = 0 or b > a keep the pole (inf)."""
+    a = np.array([-1.0, -2.0, -1.0, -2.0, -3.0, 0.0, -2.0])
+    b = np.array([-1.0, -2.0, -2.0, -3.0, -5.0, -1.0, -1.0])
+    x = np.array([1.5, -0.75, -2.0, 3.0, 0.4, 2.0, 2.0])
+    got = np.asarray(ac.special.hyp1f1(ac.asarray(a), ac.asarray(b), ac.asarray(x)))
+    np.testing.assert_allclose(got, sp.hyp1f1(a, b, x), rtol=1e-15, atol=1e-15)
+    np.testing.assert_allclose(got[:2], [2.5, 1 - 0.75 + 0.75 ** 2 / 2], rtol=1e-15)
+    assert np.isinf(got[-2:]).all()
+
+
 def test_lpmv_negative_order_and_fractional_degree():
     rng = np.random.default_rng(7)
     m = rng.integers(-3, 4, 500).astype(np.float64)

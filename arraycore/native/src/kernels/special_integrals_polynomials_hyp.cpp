@@ -44,6 +44,17 @@ inline double hyp1f1_series(double a, double b, double x) {
   return sum;
 }
 
+// sum_{k=0}^{-a} (a)_k/(b)_k x^k/k! for integers b <= a <= 0 (b + k < 0 for every k < -a, so
+// no division by zero; the terms past k = -a vanish).
+inline double hyp1f1_terminating(double a, double b, double x) {
+  double term = 1.0, sum = 1.0;
+  for (int64_t k = 0; k < static_cast<int64_t>(-a); ++k) {
+    term *= (a + k) / (b + k) * x / (k + 1);
+    sum += term;
+  }
+  return sum;
+}
+
 inline double hyp1f1_asymptotic(double a, double b, double x) {
   double term = 1.0, sum = 1.0;
   for (int k = 0; k < 200; ++k) {
@@ -63,8 +74,12 @@ inline bool is_nonpos_int(double v) { return v <= 0.0 && v == std::floor(v); }
 inline double hyp1f1_d(double a, double b, double x) {
   if (a != a || b != b || x != x) return kNaN<double>;
   if (is_nonpos_int(b)) {
-    // a pole of M unless the series terminates first (a = b != 0 finite: M = e^x); SciPy
-    // keeps the pole otherwise, and a = b = -inf is NaN
+    // A pole of M unless the series terminates before (b)_k reaches 0: for integers
+    // b <= a < 0 the sum stops at k = -a (DLMF 13.2.7's convention, SciPy's and Boost's:
+    // M(-1, -1, x) = 1 + x, not e^x; a = 0 keeps the pole, as SciPy).  a = b = -inf is NaN;
+    // every other b here is a pole.
+    if (std::isfinite(b) && is_nonpos_int(a) && a < 0.0 && b <= a && std::isfinite(x))
+      return hyp1f1_terminating(a, b, x);
     if (a == b && b != 0.0) return std::isfinite(b) ? std::exp(x) : kNaN<double>;
     return kInf<double>;
   }
