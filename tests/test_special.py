@@ -187,7 +187,9 @@ SPECIAL_VALUE_GAPS = {
     "hyp1f1": "limits at infinite a or b (1F1(-1; -inf; x) = 1, 1F1(inf; inf; x) = e^x), "
               "x = +-inf with a negative integer a, and a = 1e30 (SciPy: NaN) differ from "
               "SciPy",
-    "lpmv": "x outside (-1, 1), x = -1 and infinite m or v do not follow SciPy's conventions",
+    "lpmv": "x = -1 with a non-integer degree, infinite m or v, non-integer degrees at x > 1, "
+            "signs of zeros, and points where SciPy's value is wrong (lpmv(0, 3, 1e-30) = "
+            "-8.3e-31 against -1.5e-30) differ from SciPy",
     "fdtri": "fdtri(1e30, 1e-30, 1e-30) = 3e-45 where SciPy gives 6.07e-30; at 1e30 degrees "
              "of freedom the two differ by 2e-10 relative (arraycore's root agrees with "
              "mpmath there; the first point is not yet settled)",

@@ -161,6 +161,21 @@ def test_hyp1f1_terminating_series_at_negative_integer_b():
     assert np.isinf(got[-2:]).all()
 
 
+def test_lpmv_integer_degree_continues_outside_the_interval():
+    """m = 0 with an integer degree is the Legendre polynomial for every x (SciPy's
+    convention), P_0 = P_{-1} = 1 even at NaN; other orders and degrees are NaN outside
+    [-1, 1]."""
+    v = np.array([3.0, -3.0, 2.0, 1.0, 0.0, -1.0, 4.0])
+    x = np.array([3.0, 3.0, -2.0, 1e30, np.nan, np.inf, -7.5])
+    got = np.asarray(ac.special.lpmv(0.0, ac.asarray(v), ac.asarray(x)))
+    np.testing.assert_allclose(got, sp.lpmv(0.0, v, x), rtol=1e-15)
+    np.testing.assert_allclose(got[:3], [63.0, 13.0, 5.5], rtol=1e-15)
+    assert np.isnan(np.asarray(ac.special.lpmv(1.0, 3.0, 3.0)))
+    assert np.isnan(np.asarray(ac.special.lpmv(0.0, 2.5, 3.0 + 1e-9)))
+    np.testing.assert_array_equal(np.asarray(ac.special.lpmv(0.0, 3.0, ac.asarray([np.inf, -np.inf]))),
+                                  [np.inf, -np.inf])
+
+
 def test_lpmv_negative_order_and_fractional_degree():
     rng = np.random.default_rng(7)
     m = rng.integers(-3, 4, 500).astype(np.float64)

@@ -21,6 +21,8 @@
 //              (the m-th derivative of Ferrers' P_v = F(-v, v+1; 1; (1-x)/2)), the Gauss
 //              series summed to 2^-53 (cap 200000 terms: slow, not inaccurate, near x = -1);
 //   negative m: P_v^-m = (-1)^m Gamma(v-m+1)/Gamma(v+m+1) P_v^m; negative v: P_v = P_{-v-1}.
+//   |x| > 1: m = 0 with an integer degree is the Legendre polynomial continued (SciPy's
+//   convention); everything else there is NaN.
 #include <cmath>
 #include <cstdint>
 
@@ -137,10 +139,25 @@ inline double lpmv_series(int64_t m, double v, double x) {
   return pre * sum;
 }
 
+// P_n(x) = P_n^0(x) for an integer degree (after P_v = P_{-v-1}) and any x, |x| > 1 and
+// infinite x included: the Legendre polynomial continued, as SciPy does for m = 0.
+inline double legendre_polynomial_any_x(int64_t n, double x) {
+  if (n == 0) return 1.0;
+  if (std::isinf(x)) return (x < 0 && n % 2) ? -kInf<double> : kInf<double>;
+  return lpmv_recurrence(0, n, x);
+}
+
 inline double lpmv_d(double mf, double v, double x) {
+  // P_0 = P_{-1} = 1 for every x, NaN included (SciPy's convention, like pow(x, 0)).
+  if (mf == 0.0 && (v == 0.0 || v == -1.0)) return 1.0;
   if (mf != mf || v != v || x != x) return kNaN<double>;
   if (mf != std::floor(mf) || std::isinf(mf) || std::isinf(v)) return kNaN<double>;
-  if (std::fabs(x) > 1.0) return kNaN<double>;
+  if (std::fabs(x) > 1.0) {
+    const double n = v < 0.0 ? -v - 1.0 : v;
+    if (mf == 0.0 && n == std::floor(n) && n < 1e7)
+      return legendre_polynomial_any_x(static_cast<int64_t>(n), x);
+    return kNaN<double>;  // P_v^m outside [-1, 1] is another function (SciPy: NaN too)
+  }
   if (v < 0.0) v = -v - 1.0;  // P_v = P_{-v-1}
   const bool neg = mf < 0.0;
   const double am = std::fabs(mf);
