@@ -190,10 +190,6 @@ SPECIAL_VALUE_GAPS = {
     "lpmv": "x = -1 with a non-integer degree, infinite m or v, non-integer degrees at x > 1, "
             "signs of zeros, and points where SciPy's value is wrong (lpmv(0, 3, 1e-30) = "
             "-8.3e-31 against -1.5e-30) differ from SciPy",
-    "fdtri": "fdtri(1e30, 1e-30, 1e-30) = 3e-45 where SciPy's 6.07e-30 is right (mpmath: the "
-             "F CDF there is 1e-30; the root search fails at b = 5e-31); at 1e30 degrees of "
-             "freedom (fdtri(0.5, 1e30, 0.5), fdtri(1e30, 0.5, 0.5)) SciPy's values are the "
-             "ones off, by 2.4e-11 in the CDF, and arraycore's are exact",
 }
 
 

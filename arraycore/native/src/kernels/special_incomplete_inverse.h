@@ -141,6 +141,15 @@ inline void ibeta_inv(double a, double b, double p, double q, double& x_out, dou
     return;
   }
   double x0 = ibeta_inv_start(a, b, p, q);
+  if (x0 == 0.0 || x0 == -kInf) {
+    // The start formula under- or overflowed.  With extreme shapes (a = 5e29, b = 5e-31 in
+    // fdtri(1e30, 1e-30, 1e-30)) the root can be within 1e-16 of 1 all the same: take the
+    // side from I at 1/2, so such a root is solved for as y = 1 - x near 0.  (A root below
+    // the smallest normal keeps x0 = 0 and its rule in ibeta_inv_halley.)
+    const double at_half = ibeta_core(a, b, 0.5, 0.5, p > q);  // I or 1 - I at 1/2
+    if (p <= q ? at_half < p : at_half > q) x0 = 1.0;
+    else x0 = 0.0;
+  }
   // Solve on the side where the root is below 1/2 (there x carries full precision):
   // I_x(a, b) = p  <=>  I_y(b, a) = q.
   bool swapped = false;
