@@ -16,11 +16,21 @@ from special_accuracy import Spec
 
 
 def _P(a, x):
-    return mpmath.gammainc(a, 0, x, regularized=True)
+    try:
+        return mpmath.gammainc(a, 0, x, regularized=True)
+    except mpmath.libmp.NoConvergence:
+        # mpmath's series for P gives up at some large a, x; the complement's continued
+        # fraction does not (60 extra digits absorb the cancellation of 1 - Q)
+        with mpmath.extradps(60):
+            return 1 - mpmath.gammainc(a, x, mpmath.inf, regularized=True)
 
 
 def _Q(a, x):
-    return mpmath.gammainc(a, x, mpmath.inf, regularized=True)
+    try:
+        return mpmath.gammainc(a, x, mpmath.inf, regularized=True)
+    except mpmath.libmp.NoConvergence:
+        with mpmath.extradps(60):
+            return 1 - mpmath.gammainc(a, 0, x, regularized=True)
 
 
 def _I(a, b, x):
