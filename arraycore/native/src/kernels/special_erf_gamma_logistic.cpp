@@ -1,5 +1,6 @@
 // Special functions, family erf_gamma: the logistic functions expit, logit and log_expit
-// (branch-free on simd_math's exp/log/log1p, so their loops vectorize; float in double).
+// (branch-free on simd_math's exp/log/log1p, so their loops vectorize; expit and logit
+// evaluate float in float, log_expit in double).
 #include <cmath>
 
 #include "../simd_math.h"
@@ -12,17 +13,31 @@ namespace {
 namespace sm = simd_math;
 using special::erf_gamma::select_bits;
 
-// expit(x) = 1/(1 + exp(-x)): exp(-x) overflows to +inf for x < -709 and gives +0.
-AC_EG_VEC double expit(double x) { return 1.0 / (1.0 + sm::exp(-x)); }
+// expit(x) = 1/(1 + e) for x >= 0, e/(1 + e) for x < 0, with e = exp(-|x|) <= 1: no
+// overflow, and for x << 0 the result is e itself to rounding (subnormal float results
+// included).  Each precision in its own arithmetic (float: simd_math's 8-lane float exp,
+// <= 1 ulp; with the sum and the quotient <= 2.5 ulp in all).
+template <class T>
+AC_EG_VEC T expit(T x) {
+  const T e = sm::exp(-std::fabs(x));   // NaN stays NaN
+  return select_bits(x < T(0), e, T(1)) / (T(1) + e);
+}
 
-// logit(p) = log(p/(1 - p)); for p >= 1/4 as log1p((2p - 1)/(1 - p)) (2p - 1 exact), which
-// keeps the relative accuracy at the zero p = 1/2.  p = 0 -> -inf, 1 -> +inf, outside NaN.
-AC_EG_VEC double logit(double p) {
-  const double q = 1.0 - p;
-  const double lo = sm::log(p / q);
-  const double hi = sm::log1p((2.0 * p - 1.0) / q);
-  const double r = select_bits(p < 0.25, lo, hi);
-  return select_bits((p >= 0.0) & (p <= 1.0), r, std::numeric_limits<double>::quiet_NaN());
+// logit(p) = log(p/(1 - p)) for p < 1/4; else log1p(d), d = (2p - 1)/(1 - p) (2p - 1 exact),
+// which keeps the relative accuracy at the zero p = 1/2.  One log serves both: log1p(d) is
+// log(w) - ((w - 1) - d)/w with w = 1 + d rounded (Goldberg's correction; w - 1 is exact),
+// so the vector loop pays for one log, in each precision's own arithmetic (float: ~2 ulp).
+// p = 0 -> -inf, 1 -> +inf, outside [0, 1] NaN.
+template <class T>
+AC_EG_VEC T logit(T p) {
+  const T q = T(1) - p;
+  const T d = (T(2) * p - T(1)) / q;
+  const T w = T(1) + d;
+  const bool low = p < T(0.25);
+  const T corr = select_bits(low, T(0), -((w - T(1)) - d) / w);
+  T r = sm::log(select_bits(low, p / q, w)) + corr;
+  r = select_bits(p == T(1), std::numeric_limits<T>::infinity(), r);
+  return select_bits((p >= T(0)) & (p <= T(1)), r, std::numeric_limits<T>::quiet_NaN());
 }
 
 // log(expit(x)) = -log1p(exp(-x)) for x >= 0, x - log1p(exp(x)) for x < 0.
@@ -32,16 +47,12 @@ AC_EG_VEC double log_expit(double x) {
   return select_bits(x < 0, x - l, -l);
 }
 
-// float: the argument clamped below at -110 (expit rounds to 0 in float32 there; NaN passes),
-// without which GCC leaves control flow in the float loop and does not vectorize it.
 struct Expit {
-  AC_EG_FAST static float apply(float x) {
-    const double xd = x;
-    return static_cast<float>(expit(select_bits(xd < -110.0, -110.0, xd)));
-  }
-  AC_EG_FAST static double apply(double x) { return expit(x); }
+  template <class T> AC_EG_FAST static T apply(T x) { return expit(x); }
 };
-AC_EG_UNARY_FAST(Logit, logit)
+struct Logit {
+  template <class T> AC_EG_FAST static T apply(T p) { return logit(p); }
+};
 AC_EG_UNARY_FAST(LogExpit, log_expit)
 
 }  // namespace

@@ -120,6 +120,33 @@ inline bool hurwitz_zeta_inside(double s, double q) {
   return (s > 1.0) & (s <= 100.0) & (q > 0.0) & (q < 1e8);
 }
 
+// trigamma psi_1(x) = polygamma(1, x) for 1e-100 <= x < 1e100, branch-free and without the
+// general path's Hurwitz zeta (ten 1/(q + k) and eleven binary powerings): the recurrence
+// psi_1(x) = 1/x^2 + psi_1(x + 1) (DLMF 5.15.5) lifts z = x + k to z >= 8 in at most eight
+// masked steps, its terms summed as one fraction num/den (num/den + 1/z^2 = (num z^2 + den)/
+// (den z^2); den stays within 1e-200..1e17 on the domain), then the asymptotic expansion
+// psi_1(z) ~ 1/z + 1/(2 z^2) + sum_k B_2k / z^(2k+1) (DLMF 5.15.8) through B_20, whose first
+// omitted term at z = 8 is 1e-17 of psi_1(8) = 0.13.  Two divisions in all.
+inline constexpr double kTrigammaBernoulli[] = {  // B_20, B_18, ..., B_2 (Horner order)
+    -0x1.088fe72cfe72dp+9, 0x1.b7c4f8f13e3c5p+5, -0x1.c5e5e5e5e5e5ep+2, 0x1.2aaaaaaaaaaabp+0,
+    -0x1.0330330330330p-2,  0x1.364d9364d9365p-4, -0x1.1111111111111p-5, 0x1.8618618618618p-6,
+    -0x1.1111111111111p-5,  0x1.5555555555555p-3};
+AC_EG_VEC double trigamma_pos_v(double x) {
+  double z = x, num = 0.0, den = 1.0;
+#pragma GCC unroll 8
+  for (int k = 0; k < 8; ++k) {
+    const bool step = z < 8.0;
+    const double z2 = z * z;
+    num = select_bits(step, simd_math::detail::fma(num, z2, den), num);
+    den = select_bits(step, den * z2, den);
+    z += select_bits(step, 1.0, 0.0);
+  }
+  const double r = 1.0 / z, r2 = r * r;
+  const double asym = r + r2 * (0.5 + r * poly(r2, kTrigammaBernoulli));
+  return num / den + asym;
+}
+inline bool trigamma_inside(double x) { return (x >= 1e-100) & (x < 1e100); }
+
 // polygamma(n, x) for n in 0..20 (integer) and x > 0: psi for n = 0, else
 // (-1)^(n+1) n! zeta(n + 1, x) with n! and the sign by 20 masked products (exact).
 AC_EG_VEC double polygamma_pos_v(double n, double x) {

@@ -294,6 +294,38 @@ struct LegendreOp {
 // (The float32 NaN flags are kept as factors 1 or NaN in a double array, set with & and |
 // tests and applied by a product (exact, -0 and inf included): a bool array, short-circuit
 // tests and a final select keep the loops from vectorizing.)
+// One block's recurrence.  Track (float32 only) sets the NaN flags; without it the loop
+// returns whether some |q| left the float range (or is NaN), so the caller knows whether
+// the flags could matter.  (An int `|=` of a comparison: the pattern GCC vectorizes.)
+template <class P, bool Track>
+int poly_block_run(const double* xs, double* p, double* q, double* nan32, int64_t len,
+                      int64_t n) {
+  int over = 0;
+  for (int64_t i = 0; i < len; ++i) {
+    p[i] = 1.0;
+    q[i] = P::first(xs[i]);
+    nan32[i] = 1.0;
+    over |= std::fabs(q[i]) <= kF32Max ? 0 : 1;
+  }
+  for (int64_t k = P::k_start; k < P::k_end(n); k += P::k_step) {
+    for (int64_t i = 0; i < len; ++i) {
+      if constexpr (Track) {
+        const bool nan = (std::fabs(q[i]) > kF32Max) &
+                         ((std::fabs(p[i]) > kF32Max) | P::zero_factor(xs[i]));
+        nan32[i] = nan ? kNaN<double> : nan32[i];
+      }
+      const double r = P::step(xs[i], q[i], p[i], k);
+      p[i] = q[i];
+      q[i] = r;
+      if constexpr (!Track) over |= std::fabs(r) <= kF32Max ? 0 : 1;
+    }
+  }
+  return over;
+}
+
+// float32: a block first runs without the NaN flags (which cost more than the recurrence
+// step itself); only a block where some |q| passed the float range (NaN included, which
+// the comparison also catches) is rerun with them.
 template <class P, class T>
 void poly_block(T* out, const T* x, int64_t m, int64_t n) {
   constexpr int64_t kB = 256;
@@ -301,23 +333,12 @@ void poly_block(T* out, const T* x, int64_t m, int64_t n) {
   double xs[kB], p[kB], q[kB], nan32[kB];
   for (int64_t b = 0; b < m; b += kB) {
     const int64_t len = m - b < kB ? m - b : kB;
-    for (int64_t i = 0; i < len; ++i) {
-      xs[i] = static_cast<double>(x[b + i]);
-      p[i] = 1.0;
-      q[i] = P::first(xs[i]);
-      nan32[i] = 1.0;
-    }
-    for (int64_t k = P::k_start; k < P::k_end(n); k += P::k_step) {
-      for (int64_t i = 0; i < len; ++i) {
-        if constexpr (f32) {
-          const bool nan = (std::fabs(q[i]) > kF32Max) &
-                           ((std::fabs(p[i]) > kF32Max) | P::zero_factor(xs[i]));
-          nan32[i] = nan ? kNaN<double> : nan32[i];
-        }
-        const double r = P::step(xs[i], q[i], p[i], k);
-        p[i] = q[i];
-        q[i] = r;
-      }
+    for (int64_t i = 0; i < len; ++i) xs[i] = static_cast<double>(x[b + i]);
+    if constexpr (f32) {
+      if (poly_block_run<P, false>(xs, p, q, nan32, len, n))
+        poly_block_run<P, true>(xs, p, q, nan32, len, n);
+    } else {
+      poly_block_run<P, false>(xs, p, q, nan32, len, n);
     }
     for (int64_t i = 0; i < len; ++i) {
       double v = q[i];
