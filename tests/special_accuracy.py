@@ -123,12 +123,14 @@ def exact_values(spec: Spec, points: list) -> np.ndarray:
     return res
 
 
-def errors(spec: Spec, dtype: str, got: np.ndarray, exact: np.ndarray) -> np.ndarray:
+def errors(spec: Spec, dtype: str, got: np.ndarray, exact: np.ndarray,
+           points: list | None = None) -> np.ndarray:
     """Per-point error in the dtype's unit (ulps for float32, relative for float64)."""
     got = got.astype(np.float64)
     same = (got == exact) | (np.isnan(got) & np.isnan(exact))
     diff = np.abs(got - exact)
-    mag = np.maximum(np.abs(exact), spec.scale)
+    scale = spec.scale(*points) if callable(spec.scale) else spec.scale
+    mag = np.maximum(np.abs(exact), scale)
     if dtype == "float32":
         unit = np.spacing(np.minimum(mag, np.finfo(np.float32).max).astype(np.float32))
         err = diff / np.abs(unit.astype(np.float64))
@@ -146,7 +148,7 @@ def measure(spec: Spec, dtype: str, n: int, seed: int = 0):
     got = np.asarray(fn(*[ac.asarray(p) for p in points]))
     assert got.dtype == np.dtype(dtype), f"{spec.name}: {got.dtype} result for {dtype}"
     exact = exact_values(spec, points)
-    err = errors(spec, dtype, got, exact)
+    err = errors(spec, dtype, got, exact, points)
     k = int(np.argmax(err))
     return float(err[k]), [float(p[k]) for p in points], float(got[k]), float(exact[k])
 
