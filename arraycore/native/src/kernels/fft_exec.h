@@ -45,9 +45,10 @@ void run_four_step_interleaved(const Plan<T>& plan, const T* in, int64_t in_stri
 template <class T>
 void run_bluestein(const Plan<T>& plan, T* re, T* im, int64_t B);
 
-// Lines interleaved per batch so that a batch's working set stays in L2.
+// Lines interleaved per batch so that a batch's working set stays in L2; `neighbours`: the
+// lines are neighbours in memory (columns), which want wider batches (fft_execute.cpp).
 template <class T>
-int64_t batch_lines(const Plan<T>& plan, int64_t lines);
+int64_t batch_lines(const Plan<T>& plan, int64_t lines, bool neighbours = false);
 
 // A reusable, 64-byte aligned scratch block of `count` elements, returned to a per-thread
 // free list on destruction (no malloc per call in steady state; nesting is fine).

@@ -98,7 +98,7 @@ NdArray r2c(const NdArray& x, int axis, double scale_d) {
   if (!pair_lines(n)) {
     // One real line per complex line (zero imaginary parts): the butterflies then round
     // exactly as a real transform would.
-    const int64_t per_line = batch_lines(plan, L.count);
+    const int64_t per_line = batch_lines(plan, L.count, neighbour_lines(L));
     const T scale = static_cast<T>(scale_d);
     for_each_group(L.count, per_line, n, [&](int64_t l0, int64_t B) {
       Scratch<T> buf(4 * n * B);
@@ -112,7 +112,7 @@ NdArray r2c(const NdArray& x, int axis, double scale_d) {
     return out;
   }
   const int64_t pairs = (L.count + 1) / 2;
-  const int64_t per_group = 2 * batch_lines(plan, pairs);
+  const int64_t per_group = 2 * batch_lines(plan, pairs, neighbour_lines(L));
   const T half = static_cast<T>(0.5 * scale_d);
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t cnt) {
     const int64_t B = (cnt + 1) / 2;  // line l0+b -> real part, line l0+B+b -> imaginary part
@@ -145,7 +145,7 @@ NdArray c2r(const NdArray& x, int axis, int64_t n, double scale_d) {
   auto plan_ptr = get_plan<T>(n, 1);
   const Plan<T>& plan = *plan_ptr;
   const int64_t pairs = pair_lines(n) ? (L.count + 1) / 2 : L.count;
-  const int64_t per_group = (pair_lines(n) ? 2 : 1) * batch_lines(plan, pairs);
+  const int64_t per_group = (pair_lines(n) ? 2 : 1) * batch_lines(plan, pairs, neighbour_lines(L));
   const T* s = reinterpret_cast<const T*>(x.data());
   T* d = reinterpret_cast<T*>(out.data());
   const T scale = static_cast<T>(scale_d);
