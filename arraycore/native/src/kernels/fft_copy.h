@@ -61,6 +61,20 @@ inline void transpose(Vec<T, L>* r) {
 
 }  // namespace detail
 
+// Rows ahead that the unit-batch (column) copies prefetch.  A column batch reads a short run
+// (B elements) from each of n rows a whole row pitch apart: too short a run and too long a
+// stride for the hardware prefetchers, so without this the copy waits on every row's load
+// (measured: ~80% of gather_complex's time on the first load of each row, 2048 x 1025
+// complex64 along axis 0; 8-16 rows ahead: 26 -> 20 ms).
+constexpr int64_t kRowPrefetch = 12;
+
+// Prefetches `bytes` bytes (at most a few lines) from p, for reading or for writing.
+template <int Write>
+inline void prefetch_run(const void* p, int64_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  for (int64_t o = 0; o < bytes + 63; o += 64) __builtin_prefetch(c + o, Write, 3);
+}
+
 // True when offs[b] == offs[0] + b for the `count` lines (unit batch step).
 inline bool unit_batch(const int64_t* offs, int64_t count) {
   for (int64_t b = 1; b < count; ++b)
@@ -77,6 +91,7 @@ void gather_complex(const T* base, const int64_t* offs, int64_t count, int64_t p
   if (unit_batch(offs, count)) {
     for (int64_t t = 0; t < n; ++t) {
       const T* p = base + 2 * (offs[0] + t * stride);
+      if (t + kRowPrefetch < n) prefetch_run<0>(p + 2 * kRowPrefetch * stride, 2 * count * sizeof(T));
       T* r = br + t * pitch;
       T* i = bi + t * pitch;
       for (int64_t b = 0; b < count; ++b) { r[b] = p[2 * b]; i[b] = p[2 * b + 1]; }
@@ -133,6 +148,7 @@ void scatter_complex(T* base, const int64_t* offs, int64_t count, int64_t pitch,
   if (unit_batch(offs, count)) {
     for (int64_t t = 0; t < n; ++t) {
       T* p = base + 2 * (offs[0] + t * stride);
+      if (t + kRowPrefetch < n) prefetch_run<1>(p + 2 * kRowPrefetch * stride, 2 * count * sizeof(T));
       const T* r = br + t * pitch;
       const T* i = bi + t * pitch;
       if (scale == T(1)) {
@@ -195,6 +211,7 @@ void gather_real(const T* base, const int64_t* offs, int64_t count, int64_t pitc
   if (count == pitch && unit_batch(offs, count)) {
     for (int64_t t = 0; t < n; ++t) {
       const T* p = base + offs[0] + t * stride;
+      if (t + kRowPrefetch < n) prefetch_run<0>(p + kRowPrefetch * stride, count * sizeof(T));
       T* d = dst + t * pitch;
       for (int64_t b = 0; b < count; ++b) d[b] = p[b];
     }
@@ -235,6 +252,7 @@ void scatter_real(T* base, const int64_t* offs, int64_t count, int64_t pitch, in
   if (unit_batch(offs, count)) {
     for (int64_t t = 0; t < n; ++t) {
       T* p = base + offs[0] + t * stride;
+      if (t + kRowPrefetch < n) prefetch_run<1>(p + kRowPrefetch * stride, count * sizeof(T));
       const T* s = src + t * pitch;
       for (int64_t b = 0; b < count; ++b) p[b] = s[b] * scale;
     }

@@ -21,7 +21,7 @@ void c2c_axis(const NdArray& src, const NdArray& dst, int axis, int sign, T scal
   if (L.count == 0) return;
   auto plan_ptr = get_plan<T>(n, sign);
   const Plan<T>& plan = *plan_ptr;
-  const int64_t per_group = batch_lines(plan, L.count);
+  const int64_t per_group = batch_lines(plan, L.count, neighbour_lines(L));
   const T* s = reinterpret_cast<const T*>(src.data());
   T* d = reinterpret_cast<T*>(dst.data());
   if (per_group == 1 && plan.kind == Plan<T>::Kind::Stockham && plan.n1 > 0) {

@@ -45,9 +45,23 @@ void run_four_step_interleaved(const Plan<T>& plan, const T* in, int64_t in_stri
 template <class T>
 void run_bluestein(const Plan<T>& plan, T* re, T* im, int64_t B);
 
-// Lines interleaved per batch so that a batch's working set stays in L2.
+// Lines (columns or rows) per block of the four-step split for sub-transforms of length
+// `len`: the block's four arrays (data and ping-pong) within ~256 KB, a multiple of the
+// widest vector (64 bytes) so that every width vectorizes it whole.  Fixed per plan (step 1's
+// twiddle table is stored block by block).
 template <class T>
-int64_t batch_lines(const Plan<T>& plan, int64_t lines);
+inline int64_t four_step_block_width(int64_t len) {
+  constexpr int64_t kWidest = 64 / static_cast<int64_t>(sizeof(T));
+  int64_t w = (256 * 1024) / (len * 4 * static_cast<int64_t>(sizeof(T)));
+  w = w < 1 ? 1 : w > 64 ? 64 : w;
+  if (w > kWidest) w -= w % kWidest;
+  return w;
+}
+
+// Lines interleaved per batch so that a batch's working set stays in L2; `neighbours`: the
+// lines are neighbours in memory (columns), which want wider batches (fft_execute.cpp).
+template <class T>
+int64_t batch_lines(const Plan<T>& plan, int64_t lines, bool neighbours = false);
 
 // A reusable, 64-byte aligned scratch block of `count` elements, returned to a per-thread
 // free list on destruction (no malloc per call in steady state; nesting is fine).

@@ -130,9 +130,16 @@ bool is_long_line(const Plan<T>& plan) {
 }
 
 // Per batch the executor touches about 4 * work_len * B reals (data and ping-pong arrays,
-// twice that for Bluestein); keep that within a share of L2.
+// twice that for Bluestein); keep that within a share of L2.  Never fewer lines than the
+// vector width (when there are that many): the passes vectorize over the batch, and a
+// narrower batch runs its first pass in scalar code.  Lines that are neighbours in memory
+// (columns) take at least kMinColumnRunBytes per row: the copies then read whole cache lines
+// from each row instead of fractions of two, which matters more than staying in L2
+// (measured, 2048 x 1025 complex64 along axis 0: B = 8 -> 32 lines, 19 -> 12 ms).
+constexpr int64_t kMinColumnRunBytes = 256;
+
 template <class T>
-int64_t batch_lines(const Plan<T>& plan, int64_t lines) {
+int64_t batch_lines(const Plan<T>& plan, int64_t lines, bool neighbours) {
   const int64_t work = plan.work_len();
   if (is_long_line(plan)) return 1;
   constexpr int64_t kBudgetBytes = 384 * 1024;
@@ -140,6 +147,8 @@ int64_t batch_lines(const Plan<T>& plan, int64_t lines) {
                            (plan.kind == Plan<T>::Kind::Bluestein ? 2 : 1);
   int64_t b = std::clamp<int64_t>(kBudgetBytes / std::max<int64_t>(per_line, 1), 1, 1024);
   const int64_t lanes = lanes_for<T>(current_isa());
+  if (neighbours) b = std::max<int64_t>(b, kMinColumnRunBytes / (2 * sizeof(T)));
+  b = std::max(b, lanes);
   if (b > lanes) b -= b % lanes;
   return std::min(b, lines);
 }
@@ -150,7 +159,7 @@ template std::pair<float*, float*> execute_to<float>(const Plan<float>&, float*,
 template std::pair<double*, double*> execute_to<double>(const Plan<double>&, double*, double*, double*, double*, int64_t);
 template bool is_long_line<float>(const Plan<float>&);
 template bool is_long_line<double>(const Plan<double>&);
-template int64_t batch_lines<float>(const Plan<float>&, int64_t);
-template int64_t batch_lines<double>(const Plan<double>&, int64_t);
+template int64_t batch_lines<float>(const Plan<float>&, int64_t, bool);
+template int64_t batch_lines<double>(const Plan<double>&, int64_t, bool);
 
 }  // namespace arraycore::native::fft

@@ -15,17 +15,6 @@
 namespace arraycore::native::fft {
 namespace {
 
-// Columns (rows) per block: a multiple of the vector width, with the block's four arrays
-// (data and ping-pong) within ~256 KB.
-template <class T>
-int64_t block_width(int64_t len) {
-  const int64_t lanes = lanes_for<T>(current_isa());
-  int64_t w = (256 * 1024) / (len * 4 * static_cast<int64_t>(sizeof(T)));
-  w = std::clamp<int64_t>(w, 1, 64);
-  if (w > lanes) w -= w % lanes;
-  return w;
-}
-
 // Runs the passes of `plan` on the block (width lines) and returns where the result is.
 template <class T>
 std::pair<T*, T*> run_block(const Plan<T>& plan, T* br, T* bi, T* wr, T* wi, int64_t width) {
@@ -45,6 +34,11 @@ struct SplitIO {
   }
   void write(int64_t idx, int64_t w, const T* sr, const T* si) const {
     for (int64_t b = 0; b < w; ++b) { re[idx + b] = sr[b]; im[idx + b] = si[b]; }
+  }
+  template <int Write>
+  void prefetch(int64_t idx, int64_t w) const {
+    prefetch_run<Write>(re + idx, w * sizeof(T));
+    prefetch_run<Write>(im + idx, w * sizeof(T));
   }
 };
 
@@ -74,17 +68,29 @@ struct InterleavedIO {
       }
     }
   }
+  template <int Write>
+  void prefetch(int64_t idx, int64_t w) const {
+    const int64_t stride = Write ? out_stride : in_stride;
+    const T* p = (Write ? out : in) + 2 * idx * stride;
+    if (stride == 1) prefetch_run<Write>(p, 2 * w * sizeof(T));
+  }
 };
 
+// The columns of step 1 and the output rows of step 2 are short runs (one block wide) a
+// whole row apart, each in its own page, which the hardware prefetchers do not follow: both
+// loops prefetch kRowPrefetch rows ahead (fft_copy.h).  The intermediate y has a row pitch
+// of n2 plus one cache line: with n2 a power of two, the block's n1 rows would otherwise
+// share a handful of cache sets and evict each other.
 template <class T, class IO>
 void four_step(const Plan<T>& plan, const IO& io) {
-  const int64_t n = plan.n, n1 = plan.n1, n2 = plan.n2;
-  Scratch<T> ybuf(2 * n);
+  const int64_t n1 = plan.n1, n2 = plan.n2;
+  const int64_t pitch = n2 + 64 / static_cast<int64_t>(sizeof(T));
+  Scratch<T> ybuf(2 * n1 * pitch);
   T* yr = ybuf.data();
-  T* yi = yr + n;
+  T* yi = yr + n1 * pitch;
 
   // Step 1: columns i2 in [c0, c0 + w): element (i1, i2) is input i1*n2 + i2.
-  const int64_t wc = block_width<T>(n1);
+  const int64_t wc = plan.w1;
   const int64_t col_blocks = (n2 + wc - 1) / wc;
   parallel_for(col_blocks, 1, [&](int64_t b0, int64_t b1) {
     Scratch<T> buf(4 * n1 * wc);
@@ -94,13 +100,16 @@ void four_step(const Plan<T>& plan, const IO& io) {
     T* wi = wr + n1 * wc;
     for (int64_t blk = b0; blk < b1; ++blk) {
       const int64_t c0 = blk * wc, w = std::min(wc, n2 - c0);
-      for (int64_t i1 = 0; i1 < n1; ++i1) io.read(i1 * n2 + c0, w, br + i1 * w, bi + i1 * w);
+      for (int64_t i1 = 0; i1 < n1; ++i1) {
+        if (i1 + kRowPrefetch < n1) io.template prefetch<0>((i1 + kRowPrefetch) * n2 + c0, w);
+        io.read(i1 * n2 + c0, w, br + i1 * w, bi + i1 * w);
+      }
       auto [rr, ri] = run_block(*plan.plan1, br, bi, wr, wi, w);
-      for (int64_t k1 = 0; k1 < n1; ++k1) {
-        const T* tr = plan.tw4_re.data() + k1 * n2 + c0;
-        const T* ti = plan.tw4_im.data() + k1 * n2 + c0;
-        T* dr = yr + k1 * n2 + c0;
-        T* di = yi + k1 * n2 + c0;
+      const T* tr = plan.tw4_re.data() + c0 * n1;
+      const T* ti = plan.tw4_im.data() + c0 * n1;
+      for (int64_t k1 = 0; k1 < n1; ++k1, tr += w, ti += w) {
+        T* dr = yr + k1 * pitch + c0;
+        T* di = yi + k1 * pitch + c0;
         const T* sr = rr + k1 * w;
         const T* si = ri + k1 * w;
         for (int64_t b = 0; b < w; ++b) {
@@ -112,7 +121,7 @@ void four_step(const Plan<T>& plan, const IO& io) {
   });
 
   // Step 2: rows k1 in [r0, r0 + w); element (k1, k2) is output k1 + n1*k2.
-  const int64_t wrw = block_width<T>(n2);
+  const int64_t wrw = four_step_block_width<T>(n2);
   const int64_t row_blocks = (n1 + wrw - 1) / wrw;
   parallel_for(row_blocks, 1, [&](int64_t b0, int64_t b1) {
     Scratch<T> buf(4 * n2 * wrw);
@@ -126,13 +135,16 @@ void four_step(const Plan<T>& plan, const IO& io) {
       for (int64_t t0 = 0; t0 < n2; t0 += kTile) {
         const int64_t t1 = std::min(n2, t0 + kTile);
         for (int64_t b = 0; b < w; ++b) {
-          const T* sr = yr + (r0 + b) * n2;
-          const T* si = yi + (r0 + b) * n2;
+          const T* sr = yr + (r0 + b) * pitch;
+          const T* si = yi + (r0 + b) * pitch;
           for (int64_t i2 = t0; i2 < t1; ++i2) { br[i2 * w + b] = sr[i2]; bi[i2 * w + b] = si[i2]; }
         }
       }
       auto [rr, ri] = run_block(*plan.plan2, br, bi, wr, wi, w);
-      for (int64_t k2 = 0; k2 < n2; ++k2) io.write(r0 + n1 * k2, w, rr + k2 * w, ri + k2 * w);
+      for (int64_t k2 = 0; k2 < n2; ++k2) {
+        if (k2 + kRowPrefetch < n2) io.template prefetch<1>(r0 + n1 * (k2 + kRowPrefetch), w);
+        io.write(r0 + n1 * k2, w, rr + k2 * w, ri + k2 * w);
+      }
     }
   });
 }

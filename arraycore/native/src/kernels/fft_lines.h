@@ -50,6 +50,12 @@ inline Lines lines_along(const NdArray& in, const NdArray& out, int axis) {
   return L;
 }
 
+// Whether consecutive lines start one element apart (columns of a matrix): their batches
+// copy row by row (fft_copy.h) and are sized for whole cache lines per row (batch_lines).
+inline bool neighbour_lines(const Lines& L) {
+  return L.count > 1 && L.in_off[1] == L.in_off[0] + 1;
+}
+
 // Calls fn(first_line, line_count) for consecutive groups of at most `per_group` lines.
 // Groups run in parallel when the total work (elements) is large enough; a single group runs
 // on the caller, so the executor inside may split itself across the pool instead.

@@ -4,6 +4,7 @@
 // Twiddles are computed directly (never by recurrence) from the exact integer angle index
 // reduced modulo the length, in long double for double plans and in double for float plans,
 // then rounded once: the tables carry no accumulated error (see docs/fft.md, "Accuracy").
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <type_traits>
@@ -172,12 +173,17 @@ void build_four_step(Plan<T>& plan) {
   plan.n2 = n / n1;
   plan.plan1 = get_plan<T>(plan.n1, plan.sign);
   plan.plan2 = get_plan<T>(plan.n2, plan.sign);
+  plan.w1 = four_step_block_width<T>(plan.n1);
   plan.tw4_re.resize(n);
   plan.tw4_im.resize(n);
-  for (int64_t k1 = 0; k1 < plan.n1; ++k1)
-    for (int64_t i2 = 0; i2 < plan.n2; ++i2)
-      unit_root<T>(k1 * i2, n, plan.sign, &plan.tw4_re[k1 * plan.n2 + i2],
-                   &plan.tw4_im[k1 * plan.n2 + i2]);
+  for (int64_t c0 = 0; c0 < plan.n2; c0 += plan.w1) {
+    const int64_t w = std::min(plan.w1, plan.n2 - c0);
+    for (int64_t k1 = 0; k1 < plan.n1; ++k1)
+      for (int64_t b = 0; b < w; ++b) {
+        const int64_t at = c0 * plan.n1 + k1 * w + b;
+        unit_root<T>(k1 * (c0 + b), n, plan.sign, &plan.tw4_re[at], &plan.tw4_im[at]);
+      }
+  }
 }
 
 // ---- the Bluestein kernel in extended precision ----

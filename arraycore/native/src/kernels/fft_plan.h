@@ -42,7 +42,12 @@ struct Plan {
   // length n1, twiddles w_n^(k1*i2), row DFTs of length n2 (Van Loan, section 3.3).
   int64_t n1 = 0, n2 = 0;
   std::shared_ptr<const Plan<T>> plan1, plan2;
-  std::vector<T> tw4_re, tw4_im;  // [k1 * n2 + i2]
+  // Step 1 runs on blocks of w1 columns (the last block may be narrower).  Its twiddles are
+  // stored in the order step 1 reads them, block after block: w_n^(k1*i2) for column i2 =
+  // c0 + b of the block starting at c0 (width w) sits at [c0 * n1 + k1 * w + b], so each
+  // block streams one contiguous run instead of n1 short rows a power-of-two pitch apart.
+  int64_t w1 = 0;
+  std::vector<T> tw4_re, tw4_im;
 
   // Bluestein: a cyclic convolution of length m_conv computed with plan_conv (forward).
   int64_t m_conv = 0;

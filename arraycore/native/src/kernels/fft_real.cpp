@@ -46,6 +46,63 @@ void unpack_pairs(const T* zr, const T* zi, int64_t n, int64_t B, T half, T* x1r
   }
 }
 
+// unpack_pairs fused with the scatter for rows (unit element stride, lines far apart), the
+// layout of rfft along the last axis: the half-spectra X1 (lines offs1[b], b < B) and X2
+// (lines offs2[b], b < count2 <= B) are computed from Z bins k and n-k for L bins of L lines
+// at a time, transposed in registers and stored as interleaved complex rows.  Saves the
+// round trip of four h x B arrays through L2 that unpack_pairs + scatter_complex make (the
+// same operations in the same order: bit-identical results).
+template <class T>
+void unpack_scatter_rows(const T* zr, const T* zi, int64_t n, int64_t B, T half, T* base,
+                         const int64_t* offs1, const int64_t* offs2, int64_t count2) {
+  constexpr int L = kCopyLanes<T>;
+  using V = Vec<T, L>;
+  constexpr auto seq = std::make_index_sequence<L>{};
+  const int64_t h = n / 2 + 1, hv = h - h % L;
+  auto store_rows = [&](V* re, V* im, const int64_t* offs, int64_t b0, int64_t k0) {
+    detail::transpose<T, L>(re);
+    detail::transpose<T, L>(im);
+    for (int i = 0; i < L; ++i) {
+      T* p = base + 2 * (offs[b0 + i] + k0);
+      vstore(p, detail::interleave_lo<V>(re[i], im[i], seq));
+      vstore(p + L, detail::interleave_hi<V>(re[i], im[i], seq));
+    }
+  };
+  auto scalar_bin = [&](int64_t k, int64_t b) {
+    const int64_t kk = k == 0 ? 0 : n - k;
+    const T a = zr[k * B + b], bb = zi[k * B + b], c = zr[kk * B + b], e = zi[kk * B + b];
+    T* p1 = base + 2 * (offs1[b] + k);
+    p1[0] = (a + c) * half;
+    p1[1] = (bb - e) * half;
+    if (b < count2) {
+      T* p2 = base + 2 * (offs2[b] + k);
+      p2[0] = (bb + e) * half;
+      p2[1] = (c - a) * half;
+    }
+  };
+  int64_t b0 = 0;
+  for (; b0 + L <= count2; b0 += L) {
+    for (int64_t k0 = 0; k0 < hv; k0 += L) {
+      V x1r[L], x1i[L], x2r[L], x2i[L];
+      for (int i = 0; i < L; ++i) {
+        const int64_t k = k0 + i, kk = k == 0 ? 0 : n - k;
+        const V a = vload<V>(zr + k * B + b0), bb = vload<V>(zi + k * B + b0);
+        const V c = vload<V>(zr + kk * B + b0), e = vload<V>(zi + kk * B + b0);
+        x1r[i] = (a + c) * half;
+        x1i[i] = (bb - e) * half;
+        x2r[i] = (bb + e) * half;
+        x2i[i] = (c - a) * half;
+      }
+      store_rows(x1r, x1i, offs1, b0, k0);
+      store_rows(x2r, x2i, offs2, b0, k0);
+    }
+    for (int64_t k = hv; k < h; ++k)
+      for (int64_t b = b0; b < b0 + L; ++b) scalar_bin(k, b);
+  }
+  for (int64_t k = 0; k < h; ++k)
+    for (int64_t b = b0; b < B; ++b) scalar_bin(k, b);
+}
+
 // Z = X1 + i*X2 over the full length from two half-spectra held as split rows of B (h rows
 // each); bin k >= h is conj X_(n-k).  The imaginary parts of DC and Nyquist are dropped.
 template <class T>
@@ -98,7 +155,7 @@ NdArray r2c(const NdArray& x, int axis, double scale_d) {
   if (!pair_lines(n)) {
     // One real line per complex line (zero imaginary parts): the butterflies then round
     // exactly as a real transform would.
-    const int64_t per_line = batch_lines(plan, L.count);
+    const int64_t per_line = batch_lines(plan, L.count, neighbour_lines(L));
     const T scale = static_cast<T>(scale_d);
     for_each_group(L.count, per_line, n, [&](int64_t l0, int64_t B) {
       Scratch<T> buf(4 * n * B);
@@ -112,7 +169,7 @@ NdArray r2c(const NdArray& x, int axis, double scale_d) {
     return out;
   }
   const int64_t pairs = (L.count + 1) / 2;
-  const int64_t per_group = 2 * batch_lines(plan, pairs);
+  const int64_t per_group = 2 * batch_lines(plan, pairs, neighbour_lines(L));
   const T half = static_cast<T>(0.5 * scale_d);
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t cnt) {
     const int64_t B = (cnt + 1) / 2;  // line l0+b -> real part, line l0+B+b -> imaginary part
@@ -127,6 +184,11 @@ NdArray r2c(const NdArray& x, int axis, double scale_d) {
     gather_real(s, L.in_off.data() + l0, B, B, n, L.in_stride, br);
     gather_real(s, L.in_off.data() + l0 + B, cnt - B, B, n, L.in_stride, bi);
     auto [zr, zi] = execute_to(plan, br, bi, bi + n * B, bi + 2 * n * B, B);
+    if (L.out_stride == 1 && !unit_batch(L.out_off.data() + l0, B)) {
+      unpack_scatter_rows(zr, zi, n, B, half, d, L.out_off.data() + l0,
+                          L.out_off.data() + l0 + B, cnt - B);
+      return;
+    }
     unpack_pairs(zr, zi, n, B, half, x1r, x1i, x2r, x2i);
     const T one = T(1);
     scatter_complex(d, L.out_off.data() + l0, B, B, h, L.out_stride, x1r, x1i, one);
@@ -145,7 +207,7 @@ NdArray c2r(const NdArray& x, int axis, int64_t n, double scale_d) {
   auto plan_ptr = get_plan<T>(n, 1);
   const Plan<T>& plan = *plan_ptr;
   const int64_t pairs = pair_lines(n) ? (L.count + 1) / 2 : L.count;
-  const int64_t per_group = (pair_lines(n) ? 2 : 1) * batch_lines(plan, pairs);
+  const int64_t per_group = (pair_lines(n) ? 2 : 1) * batch_lines(plan, pairs, neighbour_lines(L));
   const T* s = reinterpret_cast<const T*>(x.data());
   T* d = reinterpret_cast<T*>(out.data());
   const T scale = static_cast<T>(scale_d);
