@@ -355,20 +355,16 @@ inline double stirling_corr(double x) {
   return r * poly(r * r, kStirlingD);
 }
 
-// lgamma(x) for x > 0 (finite or +inf), branch-free (selects only, so loops vectorize).
-// x >= 8: Stirling, written (x - 1/2)(log x - 1) + (log sqrt(2 pi) - 1/2) + S(x) so nothing
-// overflows before the result does.  x < 8: lgamma(2 + p) = p Q(p), p in [-0.5, 1], plus
-// the log of the recurrence factors:
-//   x in (0, 0.5):   p = x,          - log(x (1 + x))
-//   x in [0.5, 1.5): p = x - 1,      - log(x)      (p exact: relative accuracy at x = 1)
-//   x in [1.5, 3):   p = x - 2                     (relative accuracy at x = 2)
-//   x in [3, 8):     p = x - k - 2,  + log((x - 1) ... (x - k)),  k = floor(x) - 2
-// and one log serves both regions.  Q and S pick the precision (float results: lower
-// degrees).
-template <const auto& Q, const auto& S>
-AC_EG_VEC double lgamma_pos_t(double x) {
+// The reduction of x < 8 to p in [-0.5, 1] shared by lgamma_pos_t and gamma_parts: the
+// region flags (x < 0.5, < 1.5, < 3), p, and prod = (x - 1) ... (x - k) for x in [3, 8)
+// (1 below 4).  big (x >= 8) replaces x by 3 so the small-x arithmetic stays finite.
+struct SmallGammaArg {
+  bool big, r0, r1, r2;
+  double xs, p, prod;
+};
+AC_EG_VEC SmallGammaArg small_gamma_arg(double x) {
   const bool big = x >= 8.0;
-  const double xs = select_bits(big, 3.0, x);  // keeps the small-x arithmetic finite
+  const double xs = select_bits(big, 3.0, x);
   const bool r0 = xs < 0.5, r1 = xs < 1.5, r2 = xs < 3.0;
   // floor(xs) for xs in [3, 8) by comparisons (floor itself does not vectorize under
   // -ftrapping-math)
@@ -382,6 +378,22 @@ AC_EG_VEC double lgamma_pos_t(double x) {
   prod *= select_bits(g7, xs - 5.0, 1.0);
   const double p = select_bits(
       r0, xs, select_bits(r1, xs - 1.0, select_bits(r2, xs - 2.0, xs - fl)));
+  return {big, r0, r1, r2, xs, p, prod};
+}
+
+// lgamma(x) for x > 0 (finite or +inf), branch-free (selects only, so loops vectorize).
+// x >= 8: Stirling, written (x - 1/2)(log x - 1) + (log sqrt(2 pi) - 1/2) + S(x) so nothing
+// overflows before the result does.  x < 8: lgamma(2 + p) = p Q(p), p in [-0.5, 1], plus
+// the log of the recurrence factors:
+//   x in (0, 0.5):   p = x,          - log(x (1 + x))
+//   x in [0.5, 1.5): p = x - 1,      - log(x)      (p exact: relative accuracy at x = 1)
+//   x in [1.5, 3):   p = x - 2                     (relative accuracy at x = 2)
+//   x in [3, 8):     p = x - k - 2,  + log((x - 1) ... (x - k)),  k = floor(x) - 2
+// and one log serves both regions.  Q and S pick the precision (float results: lower
+// degrees).
+template <const auto& Q, const auto& S>
+AC_EG_VEC double lgamma_pos_t(double x) {
+  const auto [big, r0, r1, r2, xs, p, prod] = small_gamma_arg(x);
   const double arg =
       select_bits(r0, xs * (1.0 + xs), select_bits(r1, xs, select_bits(r2, 1.0, prod)));
   const double sgn = select_bits(r1, -1.0, select_bits(r2, 0.0, 1.0));

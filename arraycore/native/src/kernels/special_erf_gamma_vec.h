@@ -24,19 +24,7 @@ struct GammaParts {
 };
 template <const auto& Q, const auto& S, bool Precise>
 AC_EG_VEC GammaParts gamma_parts(double x) {
-  const bool big = x >= 8.0;
-  const double xs = select_bits(big, 3.0, x);  // keeps the small-x arithmetic finite
-  const bool r0 = xs < 0.5, r1 = xs < 1.5, r2 = xs < 3.0;
-  const bool g4 = xs >= 4.0, g5 = xs >= 5.0, g6 = xs >= 6.0, g7 = xs >= 7.0;
-  const double fl = 3.0 + select_bits(g4, 1.0, 0.0) + select_bits(g5, 1.0, 0.0) +
-                    select_bits(g6, 1.0, 0.0) + select_bits(g7, 1.0, 0.0);
-  double prod = xs - 1.0;
-  prod *= select_bits(g4, xs - 2.0, 1.0);
-  prod *= select_bits(g5, xs - 3.0, 1.0);
-  prod *= select_bits(g6, xs - 4.0, 1.0);
-  prod *= select_bits(g7, xs - 5.0, 1.0);
-  const double p = select_bits(
-      r0, xs, select_bits(r1, xs - 1.0, select_bits(r2, xs - 2.0, xs - fl)));
+  const auto [big, r0, r1, r2, xs, p, prod] = small_gamma_arg(x);
   const double small = p * poly(p * (4.0 / 3.0) - (1.0 / 3.0), Q);
   const double num = select_bits(r2, 1.0, prod);
   const double den = select_bits(r0, xs * (1.0 + xs), select_bits(r1, xs, 1.0));
