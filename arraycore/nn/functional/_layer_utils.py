@@ -36,6 +36,13 @@ def untraced(*arrays):
     return True
 
 
+def native_float_ok(*arrays):
+    """Whether the fused native kernels may take these arrays: untraced, and float32/float64
+    (the only dtypes the kernels have)."""
+    return untraced(*arrays) and all(a.dtype.kind == "f" and a.dtype.itemsize in (4, 8)
+                                     for a in arrays)
+
+
 def is_array(v):
     return isinstance(v, ARRAY_TYPES)
 

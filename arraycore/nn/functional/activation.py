@@ -15,7 +15,8 @@ import warnings
 from ...autodiff.function import Function
 from ...autodiff.tracer import Tracer
 from ...native import _native
-from ._layer_utils import check_array, check_floating, check_same_dtype, ns, untraced
+from ._layer_utils import (check_array, check_floating, check_same_dtype, native_float_ok, ns,
+                           untraced)
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "elu", "elu_",
            "selu", "selu_", "celu", "celu_", "gelu", "silu", "mish", "softplus", "sigmoid",
@@ -211,7 +212,7 @@ _TANH_SCALE = math.sqrt(2.0 / math.pi)
 
 
 def _gelu_values(xp, x, tanh_form):
-    if untraced(x) and x.dtype.kind == "f" and x.dtype.itemsize in (4, 8):
+    if native_float_ok(x):
         return _native.nn_gelu(x, tanh_form)  # one native pass (kernels/nn_gelu.cpp)
     if not tanh_form:
         return x * (0.5 * (1.0 + xp.special.erf(x * _SQRT_HALF)))
@@ -487,7 +488,7 @@ def _native_softmax(x, axis, log, safe=False):
     """softmax / log_softmax of x along axis as one native pass (kernels/nn_softmax.cpp), or
     None when an op on x would be recorded (the tape or a transform must see the composite's
     ops) or x is not float32/float64."""
-    if not untraced(x) or x.dtype.kind != "f" or x.dtype.itemsize not in (4, 8):
+    if not native_float_ok(x):
         return None
     return _native.nn_softmax(x, axis % x.ndim, log, safe)
 

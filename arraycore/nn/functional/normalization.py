@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...autodiff.function import Function
 from ...autodiff.tracer import Tracer
 from ...native import _native
-from ._layer_utils import check_floating, check_same_dtype, ns, untraced
+from ._layer_utils import check_floating, check_same_dtype, native_float_ok, ns
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "rms_norm", "instance_norm"]
 
@@ -67,14 +67,9 @@ def _trailing(x, axes):
     return k if k and tuple(axes) == tuple(range(x.ndim - k, x.ndim)) else 0
 
 
-def _plain_float(*arrays):
-    return untraced(*arrays) and all(a.dtype.kind == "f" and a.dtype.itemsize in (4, 8)
-                                     for a in arrays)
-
-
 def _moments(xp, x, axes, eps):
     k = _trailing(x, axes)
-    if k and _plain_float(x):  # one native pass (kernels/nn_normalize.cpp)
+    if k and native_float_ok(x):  # one native pass (kernels/nn_normalize.cpp)
         return tuple(_native.nn_normalize_trailing(x, k, float(eps)))
     mean = xp.mean(x, axis=axes, keepdims=True)
     centred = x - mean
@@ -103,7 +98,7 @@ class _Normalize(Function):
         xp = ns()
         xhat, var = ctx.saved_tensors
         k = _trailing(xhat, ctx.axes)
-        if g is not None and g_mean is None and g_var is None and k and _plain_float(g, xhat):
+        if g is not None and g_mean is None and g_var is None and k and native_float_ok(g, xhat):
             # First-order backward (no create_graph): one native pass.
             return _native.nn_normalize_trailing_backward(g, xhat, var, k, ctx.eps), None, None
         rstd = 1.0 / xp.sqrt(var + ctx.eps)

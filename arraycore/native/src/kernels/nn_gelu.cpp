@@ -13,6 +13,7 @@
 #include "../errors.h"
 #include "../simd_math.h"
 #include "../thread_pool.h"
+#include "nn_float.h"
 #include "special_erf_gamma.h"
 
 namespace arraycore::native::nn_gelu {
@@ -53,11 +54,6 @@ AC_SIMD_INLINE T gelu_tanh_grad(T x) {
   return T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t * t) * dinner;
 }
 
-void check_float(const NdArray& a, const char* who) {
-  if (a.dtype != DType::Float32 && a.dtype != DType::Float64)
-    throw TypeError(std::string(who) + ": expected float32 or float64");
-}
-
 constexpr int64_t kGrain = int64_t(1) << 15;
 
 template <class T, class F>
@@ -82,32 +78,26 @@ void map2(const NdArray& g, const NdArray& x, NdArray& y, F f) {
 }  // namespace
 
 NdArray gelu(const NdArray& x_in, bool tanh_form) {
-  check_float(x_in, "gelu");
+  nn_float::require_float(x_in, "gelu");
   const NdArray x = contiguous(x_in);
   NdArray y = empty(x.shape, x.dtype);
-  if (x.dtype == DType::Float32) {
-    if (tanh_form) map1<float>(x, y, [](float v) { return gelu_tanh(v); });
-    else map1<float>(x, y, [](float v) { return gelu_exact(v); });
-  } else {
-    if (tanh_form) map1<double>(x, y, [](double v) { return gelu_tanh(v); });
-    else map1<double>(x, y, [](double v) { return gelu_exact(v); });
-  }
+  nn_float::dispatch_float(x.dtype, [&]<class T>() {
+    if (tanh_form) map1<T>(x, y, [](T v) { return gelu_tanh(v); });
+    else map1<T>(x, y, [](T v) { return gelu_exact(v); });
+  });
   return y;
 }
 
 NdArray gelu_backward(const NdArray& g_in, const NdArray& x_in, bool tanh_form) {
-  check_float(x_in, "gelu_backward");
+  nn_float::require_float(x_in, "gelu_backward");
   if (g_in.dtype != x_in.dtype || g_in.shape != x_in.shape)
     throw ValueError("gelu_backward: the gradient must have the input's shape and dtype");
   const NdArray x = contiguous(x_in), g = contiguous(g_in);
   NdArray dx = empty(x.shape, x.dtype);
-  if (x.dtype == DType::Float32) {
-    if (tanh_form) map2<float>(g, x, dx, [](float v) { return gelu_tanh_grad(v); });
-    else map2<float>(g, x, dx, [](float v) { return gelu_exact_grad(v); });
-  } else {
-    if (tanh_form) map2<double>(g, x, dx, [](double v) { return gelu_tanh_grad(v); });
-    else map2<double>(g, x, dx, [](double v) { return gelu_exact_grad(v); });
-  }
+  nn_float::dispatch_float(x.dtype, [&]<class T>() {
+    if (tanh_form) map2<T>(g, x, dx, [](T v) { return gelu_tanh_grad(v); });
+    else map2<T>(g, x, dx, [](T v) { return gelu_exact_grad(v); });
+  });
   return dx;
 }
 

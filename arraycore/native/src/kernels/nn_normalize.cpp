@@ -13,6 +13,7 @@
 
 #include "../errors.h"
 #include "../thread_pool.h"
+#include "nn_float.h"
 
 namespace arraycore::native::nn_normalize {
 namespace {
@@ -40,8 +41,9 @@ Shape keepdims_shape(const Shape& shape, int64_t k) {
 }
 
 void check_float(const NdArray& a, DType dt, const char* who, const char* what) {
-  if ((a.dtype != DType::Float32 && a.dtype != DType::Float64) || a.dtype != dt)
-    throw TypeError(std::string(who) + ": " + what + " must be float32 or float64 (one dtype)");
+  nn_float::require_float(a, who);
+  if (a.dtype != dt)
+    throw TypeError(std::string(who) + ": " + what + " must have the input's dtype");
 }
 
 // Sums with eight independent accumulators, so GCC vectorizes them without reassociation.
@@ -139,8 +141,7 @@ std::vector<NdArray> normalize_trailing(const NdArray& x_in, int64_t k, double e
       }
     });
   };
-  if (x.dtype == DType::Float64) run.template operator()<double>();
-  else run.template operator()<float>();
+  nn_float::dispatch_float(x.dtype, run);
   return {xhat, mean, var};
 }
 
@@ -176,8 +177,7 @@ NdArray normalize_trailing_backward(const NdArray& g_in, const NdArray& xhat_in,
       }
     });
   };
-  if (xhat.dtype == DType::Float64) run.template operator()<double>();
-  else run.template operator()<float>();
+  nn_float::dispatch_float(xhat.dtype, run);
   return dx;
 }
 

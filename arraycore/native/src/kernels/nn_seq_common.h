@@ -9,6 +9,7 @@
 #include "../errors.h"
 #include "../ndarray.h"
 #include "../simd_math.h"
+#include "nn_float.h"
 
 namespace arraycore::native::nn_seq::detail {
 
@@ -61,11 +62,6 @@ T* ptr(const NdArray& a) {
   return reinterpret_cast<T*>(a.data());
 }
 
-// Calls f.template operator()<T>() with T = float or double from dt.
-template <class F>
-auto dispatch_float(DType dt, F&& f) {
-  if (dt == DType::Float64) return f.template operator()<double>();
-  return f.template operator()<float>();
-}
+using nn_float::dispatch_float;
 
 }  // namespace arraycore::native::nn_seq::detail

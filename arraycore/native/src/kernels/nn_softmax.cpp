@@ -18,9 +18,13 @@
 #include "../errors.h"
 #include "../simd_math.h"
 #include "../thread_pool.h"
+#include "nn_float.h"
 
 namespace arraycore::native::nn_softmax {
 namespace {
+
+using nn_float::dispatch_float;
+using nn_float::require_float;
 
 struct Dims {
   int64_t outer = 1, n = 1, inner = 1;
@@ -38,20 +42,9 @@ Dims dims_around(const Shape& shape, int64_t axis, const char* who) {
   return d;
 }
 
-void check_float(const NdArray& x, const char* who) {
-  if (x.dtype != DType::Float32 && x.dtype != DType::Float64)
-    throw TypeError(std::string(who) + ": expected float32 or float64, got another dtype");
-}
-
 // a as a C-contiguous array of dtype dt, copying only when needed.
 NdArray as_contiguous(const NdArray& a, DType dt) {
   return a.dtype == dt ? contiguous(a) : astype(a, dt);
-}
-
-template <class F>
-void dispatch_float(DType dt, F&& f) {
-  if (dt == DType::Float64) f.template operator()<double>();
-  else f.template operator()<float>();
 }
 
 // The shift of a row: its maximum, or 0 when that is not finite (see nn_softmax.h).
@@ -161,7 +154,7 @@ int64_t grain_rows(int64_t row_elements) {
 
 NdArray softmax(const NdArray& x_in, int64_t axis, bool log, bool safe) {
   const char* who = log ? "log_softmax" : "softmax";
-  check_float(x_in, who);
+  require_float(x_in, who);
   const Dims d = dims_around(x_in.shape, axis, who);
   const NdArray x = contiguous(x_in);
   NdArray y = empty(x.shape, x.dtype);
@@ -204,7 +197,7 @@ int64_t check_class_targets(const NdArray& target_in, int64_t n_classes, int64_t
 }
 
 NdArray nll_pick(const NdArray& logp_in, const NdArray& target_in, int64_t axis) {
-  check_float(logp_in, "nll_pick");
+  require_float(logp_in, "nll_pick");
   const Dims d = dims_around(logp_in.shape, axis, "nll_pick");
   const NdArray logp = contiguous(logp_in);
   const NdArray t = as_contiguous(target_in, DType::Int64);
@@ -233,7 +226,7 @@ NdArray nll_pick(const NdArray& logp_in, const NdArray& target_in, int64_t axis)
 NdArray cross_entropy_backward(const NdArray& logp_in, const NdArray& target_in, int64_t axis,
                                const NdArray& g_in, double scale) {
   const char* who = "cross_entropy_backward";
-  check_float(logp_in, who);
+  require_float(logp_in, who);
   const Dims d = dims_around(logp_in.shape, axis, who);
   const int64_t positions = d.outer * d.inner;
   const NdArray logp = contiguous(logp_in);
