@@ -56,6 +56,24 @@ def _root(forward, target, guess):
                            maxsteps=100, verify=False)
 
 
+def _root_unit(forward, target, guess):
+    """_root for a root in (0, 1) of a function like y^b near the end it approaches (I_x(a, b)
+    at a small b with x -> 1: the secant in x overshoots out of the domain): the secant runs
+    in u = ln(1 - x) above 1/2 and in u = ln(x) below."""
+    x0 = mpmath.mpf(float(guess))
+    if not mpmath.isfinite(x0) or x0 <= 0 or x0 >= 1:
+        return x0
+    upper = x0 > 0.5
+    to_x = (lambda u: 1 - mpmath.exp(u)) if upper else mpmath.exp
+    u0 = mpmath.log(1 - x0) if upper else mpmath.log(x0)
+
+    def g(u):
+        return mpmath.re(forward(to_x(u))) - target
+    u = mpmath.findroot(g, (u0, u0 + mpmath.mpf(10) ** -6), tol=mpmath.mpf(10) ** -60,
+                        maxsteps=100, verify=False)
+    return to_x(u)
+
+
 def _f(v):
     return float(v)
 
@@ -69,7 +87,7 @@ def gammainccinv(a, q):
 
 
 def betaincinv(a, b, p):
-    return _root(lambda x: _I(a, b, x), p, sp.betaincinv(_f(a), _f(b), _f(p)))
+    return _root_unit(lambda x: _I(a, b, x), p, sp.betaincinv(_f(a), _f(b), _f(p)))
 
 
 def bdtr(k, n, p):

@@ -28,10 +28,19 @@ inline double delta_any(double z) {
   return lgam(z) - ((z - 0.5) * std::log(z) - z + kHalfLog2Pi);
 }
 
-// a ln(x / x0) - a e (x0 = a / (a+b), e = (x - x0) / x0), for the prefactor; lx = ln x.
-inline double beta_log_term(double a, double b, double lx, double e) {
-  if (e < -0.5 || e > 0.5) return a * (lx + std::log1p(b / a) - e);
-  return a * log1pmx(e);
+// a ln(z / z0) - a e with z0 = a / (a+b), e = (z - z0) / z0 = u / a, u = z (a+b) - a, and
+// lz = ln z, as double-double.  Near z0 (|e| <= 1/2) it is a log1pmx(e) (small); in the far
+// tails it is a ln(z (a+b) / a) - u, whose terms reach hundreds: each logarithm is taken to
+// ~1e-16 absolute (log_dd; ln z directly where z < 1/2, else lz from log1p is as good) and
+// the sum carried in double-double (see DD).
+inline DD beta_log_term(double a, double b, double z, double lz, DD u) {
+  const double e = u.hi / a;
+  if (e >= -0.5 && e <= 0.5) return {a * log1pmx(e), 0.0};
+  const DD s = dd_sum(a, b);
+  DD l = z < 0.5 ? log_dd(z) : DD{lz, 0.0};
+  l = dd_add(l, dd_add(log_dd(s.hi), {s.lo / s.hi, 0.0}));
+  l = dd_add(l, dd_neg(log_dd(a)));
+  return dd_add(dd_scale(a, l), dd_neg(u));
 }
 
 // x^a y^b / B(a, b) when a <= b and a is tiny (< 1e-5), where the Stirling form below
@@ -57,15 +66,16 @@ inline double beta_prefix(double a, double b, double x, double y) {
     const double ly = y < 0.5 ? std::log(y) : std::log1p(-x);
     return a <= b ? beta_prefix_tiny(a, b, lx, ly) : beta_prefix_tiny(b, a, ly, lx);
   }
-  const double u = x * b - y * a;  // x (a + b) - a
+  // u = x (a + b) - a = x b - y a, exactly as hi + lo
+  const DD u = dd_add(dd_prod(x, b), dd_neg(dd_prod(y, a)));
   // ln x and ln y from whichever of x, y is accurate (the one below 1/2)
   const double lx = x < 0.5 ? std::log(x) : std::log1p(-y);
   const double ly = y < 0.5 ? std::log(y) : std::log1p(-x);
-  const double l = beta_log_term(a, b, lx, u / a) + beta_log_term(b, a, ly, -u / b) +
-                   delta_any(a + b) - delta_any(a) - delta_any(b);
+  const DD l = dd_add(dd_add(beta_log_term(a, b, x, lx, u), beta_log_term(b, a, y, ly, dd_neg(u))),
+                      {delta_any(a + b) - delta_any(a) - delta_any(b), 0.0});
   // sqrt(ab / (a+b)) without overflow for huge a, b
   const double s = a >= b ? std::sqrt(b / (1.0 + b / a)) : std::sqrt(a / (1.0 + a / b));
-  return s * std::exp(l) / std::sqrt(2.0 * M_PI);
+  return s * exp_dd(l) / std::sqrt(2.0 * M_PI);
 }
 
 // I_x(a, b) by the continued fraction, x < (a + 1) / (a + b + 2):

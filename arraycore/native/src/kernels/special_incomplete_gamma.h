@@ -12,8 +12,9 @@
 //   - Temme's uniform expansion (DLMF 8.12.3-8.12.4, first two terms) where a is so large
 //     (> 1e6) and x so close to a that the series would need too many terms.
 // The prefactor x^a e^-x / Gamma(a) is evaluated as sqrt(a / 2pi) exp(a log1pmx((x-a)/a) -
-// delta(a)) for a >= 10 (Temme's form; no cancellation between a ln x and x), directly
-// with pow/exp/lgamma below.
+// delta(a)) for a >= 10 (Temme's form; no cancellation between a ln x and x), with the
+// exponent in double-double where x < a/2 (the far lower tail, exponents down to -700),
+// directly with pow/exp/lgamma below.
 #pragma once
 
 #include <cmath>
@@ -47,6 +48,12 @@ inline double igam_fac(double a, double x, bool fast = false) {
   }
   if (a >= 10.0) {
     const double t = (x - a) / a;
+    if (t < -0.5 && !fast) {
+      // far lower tail: a ln(x/a) + (a - x) reaches -700 here; carried in double-double
+      const DD l = dd_add(log_dd(x), dd_neg(log_dd(a)));
+      const DD y = dd_add(dd_add(dd_scale(a, l), dd_sum(a, -x)), {-stirling_delta(a), 0.0});
+      return std::sqrt(a / (2.0 * M_PI)) * exp_dd(y);
+    }
     const double e = t < -0.5 ? std::log(x / a) - t : log1pmx(t);
     return std::sqrt(a / (2.0 * M_PI)) * std::exp(a * e - stirling_delta(a));
   }
