@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -13,6 +14,34 @@ namespace arraycore::native {
 namespace {
 
 thread_local bool t_in_parallel_region = false;
+
+// How long a worker polls for the next job after finishing one, and the caller for the
+// workers to finish, before blocking on the condition variable.  Waking a blocked thread
+// costs a futex call and, on a virtual machine whose other vCPU went idle, an inter-processor
+// interrupt through the hypervisor: tens of microseconds, as much as a 10,000 x 4x4 batch's
+// whole share of work.  Back-to-back calls (a loop of small batched ops) find the worker
+// still polling.  The poll is short so that a loaded machine loses little: OpenMP runtimes
+// spin far longer by default (GOMP_SPINCOUNT, KMP_BLOCKTIME = 200 ms).
+constexpr auto kPoll = std::chrono::microseconds(100);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Polls until ready() or kPoll has passed; returns ready().
+template <class Ready>
+bool poll_for(Ready ready) {
+  const auto end = std::chrono::steady_clock::now() + kPoll;
+  for (int i = 0;; ++i) {
+    if (ready()) return true;
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() > end) return ready();
+    cpu_relax();
+  }
+}
 
 int default_threads() {
   for (const char* var : {"ARRAYCORE_NUM_THREADS", "OMP_NUM_THREADS"}) {
@@ -60,15 +89,17 @@ class Pool {
     {
       std::lock_guard<std::mutex> l(mu_);
       job_ = work;
-      ++generation_;
+      generation_.fetch_add(1, std::memory_order_release);
     }
     cv_work_.notify_all();
     t_in_parallel_region = true;
     work();
     t_in_parallel_region = false;
+    auto finished = [&] { return done.load() == nchunks && active_.load() == 0; };
+    poll_for(finished);
     {
       std::unique_lock<std::mutex> l(mu_);
-      cv_done_.wait(l, [&] { return done.load() == nchunks && active_ == 0; });
+      cv_done_.wait(l, finished);
       job_ = nullptr;
     }
     if (error) std::rethrow_exception(error);
@@ -89,10 +120,11 @@ class Pool {
     uint64_t seen = 0;
     for (;;) {
       std::function<void()> job;
+      poll_for([&] { return generation_.load(std::memory_order_acquire) != seen; });
       {
         std::unique_lock<std::mutex> l(mu_);
-        cv_work_.wait(l, [&] { return generation_ != seen && job_; });
-        seen = generation_;
+        cv_work_.wait(l, [&] { return generation_.load() != seen && job_; });
+        seen = generation_.load();
         job = job_;
         ++active_;
       }
@@ -109,8 +141,9 @@ class Pool {
   std::mutex job_mu_, mu_;
   std::condition_variable cv_work_, cv_done_;
   std::function<void()> job_;
-  uint64_t generation_ = 0;
-  int active_ = 0;
+  // written under mu_; atomic so that the polls above may read them without it
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<int> active_{0};
   std::vector<std::thread> workers_;
 };
 

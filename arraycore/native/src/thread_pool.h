@@ -1,7 +1,8 @@
 // L0: the worker pool that splits large loops over the cores.
 //
-// Workers block on a condition variable between jobs instead of spinning: on a loaded 2-core
-// machine a spinning pool steals the very core the caller needs.  Work below the grain size
+// Workers poll for 100 us after a job (so back-to-back small jobs skip the wake-up), then
+// block on a condition variable instead of spinning on: on a loaded 2-core machine a
+// spinning pool steals the very core the caller needs.  Work below the grain size
 // runs on the calling thread, and a parallel_for inside a worker runs serially.
 #pragma once
 
