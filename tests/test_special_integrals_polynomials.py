@@ -184,3 +184,11 @@ def test_lpmv_negative_order_and_fractional_degree():
     want = _sp("lpmv", m, v, x)
     got = np.asarray(ac.special.lpmv(ac.asarray(m), ac.asarray(v), ac.asarray(x)))
     _close(got, want, 1e-9, 1e-10)
+
+
+def test_hyp1f1_polynomial_at_minus_infinite_b():
+    """SciPy's value at b = -inf with a polynomial: every term past the first vanishes."""
+    import scipy.special as sp
+    for a, b, x in [(-1.0, -np.inf, 3.0), (-2.0, -np.inf, -0.5), (-3.0, -np.inf, 1e30)]:
+        got = float(np.asarray(ac.special.hyp1f1(ac.asarray(a), ac.asarray(b), ac.asarray(x))))
+        assert got == sp.hyp1f1(a, b, x), (a, b, x, got)

@@ -75,6 +75,9 @@ inline bool is_nonpos_int(double v) { return v <= 0.0 && v == std::floor(v); }
 
 inline double hyp1f1_d(double a, double b, double x) {
   if (a != a || b != b || x != x) return kNaN<double>;
+  // b = -inf with a polynomial: every term past the first is 0 at finite x (SciPy's 1)
+  if (b == -kInf<double> && is_nonpos_int(a) && std::isfinite(a) && a < 0.0 && std::isfinite(x))
+    return 1.0;
   if (is_nonpos_int(b)) {
     // A pole of M unless the series terminates before (b)_k reaches 0: for integers
     // b <= a < 0 the sum stops at k = -a (DLMF 13.2.7's convention, SciPy's and Boost's:
