@@ -76,6 +76,62 @@ void unary_loop(char** p, const int64_t* s, int64_t n) {
     *reinterpret_cast<Out*>(o) = Op::apply(*reinterpret_cast<const T*>(a));
 }
 
+// Contiguous unary loop for ops whose branch-free `apply` evaluates several branches for
+// every lane while typical arguments mostly fall in one: the op declares `in_common(x)` and
+// `common(x)`, that branch alone (bit-identical to `apply` there).  Per chunk of 256, when
+// at most half of the elements lie outside (`common` costs well under half of `apply` for
+// the ops that use this), every element takes `common`, and the others
+// are packed (before anything is written, so out may alias in) and recomputed with `apply`
+// (or `exact` where the op has a fallback and needs it); chunks with more of them run the
+// plain loop.  Packing is branch-free: every element is written, the keepers counted.
+template <class Op, class T, class = void>
+struct HasCommonBranch : std::false_type {};
+template <class Op, class T>
+struct HasCommonBranch<Op, T, std::void_t<decltype(Op::in_common(std::declval<T>())),
+                                          decltype(Op::common(std::declval<T>()))>>
+    : std::true_type {};
+
+template <class Op, class T>
+void unary_loop_common_branch(char** p, const int64_t* s, int64_t n) {
+  using Out = decltype(Op::apply(std::declval<T>()));
+  if (s[0] != sizeof(Out) || s[1] != sizeof(T)) {
+    unary_loop<Op, T>(p, s, n);
+    return;
+  }
+  constexpr int64_t kChunk = 256;
+  Out* o = reinterpret_cast<Out*>(p[0]);
+  const T* x = reinterpret_cast<const T*>(p[1]);
+  T px[kChunk];
+  Out pv[kChunk];
+  int32_t pi[kChunk];
+  for (int64_t b = 0; b < n; b += kChunk) {
+    const int64_t m = n - b < kChunk ? n - b : kChunk;
+    int32_t cnt = 0;
+    for (int64_t i = 0; i < m; ++i) cnt += Op::in_common(x[b + i]) ? 0 : 1;
+    if (cnt * 2 > m) {
+      char* q[2] = {reinterpret_cast<char*>(o + b),
+                    const_cast<char*>(reinterpret_cast<const char*>(x + b))};
+      unary_loop<Op, T>(q, s, m);
+      continue;
+    }
+    cnt = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      px[cnt] = x[b + i];
+      pi[cnt] = static_cast<int32_t>(i);
+      cnt += Op::in_common(x[b + i]) ? 0 : 1;
+    }
+    for (int64_t i = 0; i < m; ++i) o[b + i] = Op::common(x[b + i]);
+    if constexpr (HasExactFallback<Op, T>::value) {
+      for (int32_t j = 0; j < cnt; ++j) pv[j] = Op::apply(px[j]);
+      for (int32_t j = 0; j < cnt; ++j)
+        o[b + pi[j]] = Op::needs_exact(px[j]) ? Op::exact(px[j]) : pv[j];
+    } else {
+      for (int32_t j = 0; j < cnt; ++j) pv[j] = Op::apply(px[j]);
+      for (int32_t j = 0; j < cnt; ++j) o[b + pi[j]] = pv[j];
+    }
+  }
+}
+
 // The same for binary ops (`needs_exact(a, b)`, `exact(a, b)`).  StepA/StepB (1 or 0) say
 // whether an operand advances or is a broadcast scalar; a scalar is copied into a block-sized
 // buffer first, so every case runs the same two-array loops (with a loop-invariant operand
@@ -178,10 +234,16 @@ void set_loop(Kernel& k, LoopFn fn, DType out) {
 }
 
 // `cost` is the per-element cost relative to an add (used to pick the parallel grain).
+template <class Op, class T>
+constexpr LoopFn unary_loop_for() {
+  if constexpr (HasCommonBranch<Op, T>::value) return &unary_loop_common_branch<Op, T>;
+  else return &unary_loop<Op, T>;
+}
+
 template <class Op, class... Ts>
 void register_unary(const char* name, TypeList<Ts...>, double cost = 1.0) {
   Kernel& k = KernelRegistry::instance().define(name, 1, cost);
-  (set_loop<Op, Ts>(k, &unary_loop<Op, Ts>,
+  (set_loop<Op, Ts>(k, unary_loop_for<Op, Ts>(),
                     dtype_of<decltype(Op::apply(std::declval<Ts>()))>), ...);
 }
 
