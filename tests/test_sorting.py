@@ -284,10 +284,11 @@ def _check_values(a, isa_msg=""):
 
 
 @pytest.mark.parametrize("dtype", VECTOR_DTYPES)
-def test_sort_isa_every_length_to_300(sort_isa, dtype, rng):
-    """Every length 0..300 (the vector widths, the leaf networks of 64/128/256 keys and the
-    partitions of 2 x 8 vectors), spread and duplicate-heavy keys, bit for bit."""
-    for n in range(301):
+def test_sort_isa_every_length_to_530(sort_isa, dtype, rng):
+    """Every length 0..530 (the vector widths, the leaf networks of 64/128/256 keys, the leaf
+    pairs up to 512 keys and the partitions of 2 x 8 vectors), spread and duplicate-heavy
+    keys, bit for bit."""
+    for n in range(531):
         _check_values(_random_keys(n, dtype, rng, spread=n % 2 == 0), sort_isa)
 
 
