@@ -17,7 +17,12 @@ void vector_sort_avx512(const U* src, int64_t n, U* out, const KeyCodec<U>& code
                         const SortRunner* runner) {
 #if defined(__AVX512F__) && defined(__AVX2__)
   using Key = std::conditional_t<sizeof(U) == 4, int32_t, int64_t>;
-  vsort::sort_encoded<vsort::Lanes512<vsort::Avx512Intrinsics, Key>>(src, n, out, codec, runner);
+  static const bool kCompressStore = vsort::compress_store_fast();
+  if (kCompressStore)
+    vsort::sort_encoded<vsort::Lanes512<vsort::Avx512Intrinsics, Key>>(src, n, out, codec, runner);
+  else
+    vsort::sort_encoded<vsort::Lanes512<vsort::Avx512IntrinsicsRegisterCompress, Key>>(
+        src, n, out, codec, runner);
 #else
   (void)src, (void)n, (void)out, (void)codec, (void)runner;
   throw std::logic_error("vector_sort: this build has no AVX-512");

@@ -11,6 +11,8 @@
 namespace arraycore::native::vsort {
 
 struct EmulatedAvx512Intrinsics {
+  // Partitions compress to memory, as Intel machines do (Lanes512::put).
+  static constexpr bool kCompressStore = true;
   struct V {
     unsigned char bytes[64];
   };
@@ -106,6 +108,14 @@ struct EmulatedAvx512Intrinsics {
   }
   static V maskz_compress_epi32(uint16_t k, V a) { return maskz_compress<int32_t>(k, a); }
   static V maskz_compress_epi64(uint8_t k, V a) { return maskz_compress<int64_t>(k, a); }
+  static void mask_compressstoreu_epi32(void* p, uint16_t k, V a) {
+    V c = maskz_compress<int32_t>(k, a);
+    std::memcpy(p, &c, 4 * static_cast<size_t>(__builtin_popcount(k)));
+  }
+  static void mask_compressstoreu_epi64(void* p, uint8_t k, V a) {
+    V c = maskz_compress<int64_t>(k, a);
+    std::memcpy(p, &c, 8 * static_cast<size_t>(__builtin_popcount(k)));
+  }
 
   // dst[i] = a[idx[i] mod lanes].
   template <class T>

@@ -9,10 +9,11 @@
 // AVX-512 too.  Only AVX512F instructions are used.
 //
 // Partition stores: a 16-lane permutation table would have 65536 entries, so the two sides
-// are separated by compressing (vpcompressd/q into a register: the memory form is slow on
-// some processors) the lanes of each side to the front of a vector.  The left side is stored
-// whole at the left write position (the garbage lanes fall into free space), the right side
-// with a masked store of exactly its lanes, ending at the right write position.
+// are separated by compressing (vpcompressd/q) the lanes of each side to the front of a
+// vector.  The left side is compressed into a register and stored whole at the left write
+// position (the garbage lanes fall into free space); the right side is compressed straight
+// to memory, ending at the right write position, where that is fast (Intel), else into a
+// register and written with a masked store (X::kCompressStore).
 //
 // Leaves: the sorting network works on square blocks of 16 x 16 int32 keys (8 x 8 int64), so
 // int32 leaves of at most 128 keys use the AVX2 leaves (SmallLeafLanes) instead of padding.
@@ -114,8 +115,11 @@ struct Lanes512<X, int32_t> {
   }
   static void put(Key* left, Key* right_end, V x, uint64_t right_bits, int64_t nr) {
     X::storeu_si512(left, X::maskz_compress_epi32(static_cast<uint16_t>(~right_bits), x));
-    X::mask_storeu_epi32(right_end - nr, first_bits(nr),
-                         X::maskz_compress_epi32(static_cast<uint16_t>(right_bits), x));
+    if constexpr (X::kCompressStore)
+      X::mask_compressstoreu_epi32(right_end - nr, static_cast<uint16_t>(right_bits), x);
+    else
+      X::mask_storeu_epi32(right_end - nr, first_bits(nr),
+                           X::maskz_compress_epi32(static_cast<uint16_t>(right_bits), x));
   }
   static void put_exact(Key* left, Key* right_end, V x, uint64_t right_bits,
                         uint64_t valid_bits) {
@@ -183,8 +187,11 @@ struct Lanes512<X, int64_t> {
   }
   static void put(Key* left, Key* right_end, V x, uint64_t right_bits, int64_t nr) {
     X::storeu_si512(left, X::maskz_compress_epi64(static_cast<uint8_t>(~right_bits), x));
-    X::mask_storeu_epi64(right_end - nr, first_bits(nr),
-                         X::maskz_compress_epi64(static_cast<uint8_t>(right_bits), x));
+    if constexpr (X::kCompressStore)
+      X::mask_compressstoreu_epi64(right_end - nr, static_cast<uint8_t>(right_bits), x);
+    else
+      X::mask_storeu_epi64(right_end - nr, first_bits(nr),
+                           X::maskz_compress_epi64(static_cast<uint8_t>(right_bits), x));
   }
   static void put_exact(Key* left, Key* right_end, V x, uint64_t right_bits,
                         uint64_t valid_bits) {
