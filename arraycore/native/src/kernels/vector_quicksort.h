@@ -253,6 +253,33 @@ void sort_leaf(typename L::Key* a, int64_t n, const Codec<L>& codec) {
 // the registers; the half-cleaner between the first run and the reversed second makes two
 // bitonic sequences of kLeaf keys, each below the next, which the in-register bitonic sorter
 // finishes.
+// Loads the n <= kLeaf keys of a into r[0, kLeafVectors) sorted and padded with the largest
+// key, with the narrowest network that holds them (as sort_leaf chooses).
+template <class L>
+inline void load_sorted_leaf(const typename L::Key* a, int64_t n, typename L::V* r) {
+  using K = typename L::Key;
+  constexpr int N = L::kLeafVectors;
+  constexpr int kL = L::kCount;
+  if constexpr (requires { typename L::SmallLeafLanes; }) {
+    using S = typename L::SmallLeafLanes;
+    if (n <= kLeaf<S>) {
+      static_assert(kLeaf<S> <= kLeaf<L>);
+      alignas(64) K buf[kLeaf<L>];
+      typename S::V rs[S::kLeafVectors];
+      load_sorted_leaf<S>(a, n, rs);
+      for (int i = 0; i < S::kLeafVectors; ++i) S::store(buf + i * S::kCount, rs[i]);
+      for (int64_t i = kLeaf<S>; i < kLeaf<L>; ++i) buf[i] = std::numeric_limits<K>::max();
+      for (int i = 0; i < N; ++i) r[i] = L::load(buf + i * kL);
+      return;
+    }
+  } else if (n <= kLeaf<L> / 2) {
+    load_sorted<L, N / 2>(a, n, r);
+    for (int i = N / 2; i < N; ++i) r[i] = L::set1(std::numeric_limits<K>::max());
+    return;
+  }
+  load_sorted<L, N>(a, n, r);
+}
+
 template <class L>
 void sort_leaf_pair(typename L::Key* a, int64_t n, const Codec<L>& codec) {
   using V = typename L::V;
@@ -262,7 +289,8 @@ void sort_leaf_pair(typename L::Key* a, int64_t n, const Codec<L>& codec) {
   V r[N];
   load_sorted<L, N>(a, kLeaf<L>, r);
   for (int i = 0; i < N; ++i) L::store(first + i * kL, r[i]);
-  load_sorted<L, N>(a + kLeaf<L>, n - kLeaf<L>, r);
+  // The second run is often short (a range of 300 keys leaves 44): a narrower network.
+  load_sorted_leaf<L>(a + kLeaf<L>, n - kLeaf<L>, r);
   // Half-cleaner of (first ascending, second descending): lo stays in registers, hi goes to
   // the buffer slot just read.
   V lo[N];
