@@ -200,7 +200,12 @@ def test_gelu_native_matches_torch(dtype, approximate, rng):
     # cancels in both libraries and the tiny results differ in their rounding.
     scale = np.maximum(np.abs(x), 1.0)
     tol = 4e-7 if dtype == "float32" else 2e-15
-    got, want = np.asarray(y.detach()), yt.detach().numpy()
+    got, want = np.asarray(y.detach()), yt.detach().numpy().copy()
+    # torch's AVX-512 float32 kernel gives NaN at x = +inf where its scalar path (and AVX2)
+    # give inf: the infinite inputs are compared with the scalar path, one at a time.
+    for i in np.flatnonzero(np.isinf(x)):
+        want[i] = torch.nn.functional.gelu(torch.from_numpy(x[i:i + 1]),
+                                           approximate=approximate).numpy()[0]
     finite = np.isfinite(want)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     np.testing.assert_array_equal(got[~finite & ~np.isnan(want)], want[~finite & ~np.isnan(want)])
