@@ -9,6 +9,8 @@ method: linearized least squares (minimize |P - f Q| / |f Q_prev|, Loeb's iterat
 Lawson's reweighting toward the minimax solution; references from mpmath at 40 digits.  The
 kernels evaluate the fits in double and round once to float32, so only the fit's own error
 matters: it is printed with each table and checked on a dense grid of float32 arguments.
+Fits for double results (ndtri) run the same iteration in mpmath at 50 digits
+(fit_rational_mp), since double-precision least squares stalls near 1e-11.
 """
 import mpmath as mp
 import numpy as np
@@ -41,6 +43,40 @@ def fit_rational(xs, f, u, p_deg, q_deg, iters=80):
     return best
 
 
+def fit_rational_mp(u, f, p_deg, q_deg, iters=15):
+    """fit_rational in mpmath (u, f: lists of mpf); returns (max rel. error, p, q)."""
+    n, k = len(u), p_deg + 1 + q_deg
+    w = [mp.mpf(1)] * n
+    q_prev = [mp.mpf(1)] * n
+    powers = [[ui ** j for j in range(max(p_deg, q_deg) + 1)] for ui in u]
+    best = None
+    for _ in range(iters):
+        ata, atb = mp.zeros(k, k), mp.zeros(k, 1)  # weighted normal equations
+        for i in range(n):
+            s = 1 / (f[i] * q_prev[i])
+            row = ([powers[i][j] * s for j in range(p_deg + 1)] +
+                   [-f[i] * powers[i][j] * s for j in range(1, q_deg + 1)])
+            for a in range(k):
+                ra = row[a] * w[i]
+                atb[a] += ra * f[i] * s
+                for c in range(a, k):
+                    ata[a, c] += ra * row[c]
+        for a in range(k):
+            for c in range(a):
+                ata[a, c] = ata[c, a]
+        sol = mp.lu_solve(ata, atb)
+        p = [sol[j] for j in range(p_deg + 1)]
+        q = [mp.mpf(1)] + [sol[p_deg + 1 + j] for j in range(q_deg)]
+        q_prev = [sum(q[j] * powers[i][j] for j in range(q_deg + 1)) for i in range(n)]
+        errs = [abs(sum(p[j] * powers[i][j] for j in range(p_deg + 1)) / q_prev[i] / f[i] - 1)
+                for i in range(n)]
+        if best is None or max(errs) < best[0]:
+            best = (max(errs), p, q)
+        mean = sum(errs) / n
+        w = [max(w[i] * errs[i] / mean, mp.mpf(10) ** -300) for i in range(n)]
+    return best
+
+
 def table(name, coeffs, comment):
     vals = ", ".join(float(v).hex() for v in reversed(coeffs))  # highest degree first
     return f"// {comment}\ninline constexpr double {name}[] = {{{vals}}};\n"
@@ -67,5 +103,93 @@ def erf_f32():
     return table("kErfRatP", p, "P of " + comment) + table("kErfRatQ", q, "Q of the same")
 
 
+def erfinv_f32():
+    """erfinv(x) = x P_k(w - c_k) for float32 results, w = -ln((1 - x)(1 + x)) (a log in
+    double, no division or square root; Giles' variable, "Approximating the erfinv function",
+    GPU Computing Gems (2011)), on w in [0, 5] (c = 2.5) and [5, 17] (c = 11; the largest
+    float32 below 1 has w = 16.6), two polynomials of degree 12 fitted here (weighted least
+    squares in double)."""
+    def g(w):
+        x = mp.sqrt(-mp.expm1(-mp.mpf(w)))
+        return mp.erfinv(x) / x if x != 0 else mp.sqrt(mp.pi) / 2
+    rows, errs = [], []
+    for lo, hi in ((0.0, 5.0), (5.0, 17.0)):
+        c = (lo + hi) / 2
+        w = np.linspace(lo, hi, 3000)
+        f = np.array([float(g(v)) for v in w])
+        coef = np.polyfit(w - c, f, 12, w=1 / f)  # highest degree first
+        errs.append(np.max(np.abs(np.polyval(coef, w - c) / f - 1)))
+        rows.append(coef)
+    # Check on float32 arguments, the kernel's arithmetic (double, rounded once).
+    x = np.concatenate([np.linspace(0, 1, 40001)[1:-1], 1 - 2.0 ** -np.arange(2, 24.5, 0.01),
+                        2.0 ** -np.arange(1, 60, 0.1)]).astype(np.float32)
+    x = np.unique(x[(x > 0) & (x < 1)]).astype(np.float64)
+    w = -np.log((1 - x) * (1 + x))
+    got = np.where(w < 5, np.polyval(rows[0], w - 2.5), np.polyval(rows[1], w - 11.0)) * x
+    got = got.astype(np.float32).astype(np.float64)
+    ref = np.array([float(mp.erfinv(mp.mpf(v))) for v in x])
+    ulp = np.spacing(ref.astype(np.float32)).astype(np.float64)
+    max_ulp = np.max(np.abs(got - ref) / ulp)
+    body = ",\n    ".join("{" + ", ".join(float(v).hex() for v in r) + "}" for r in rows)
+    return (f"// erfinv(x)/x = P_k(w - c_k), w = -ln(1 - x^2), pieces w < 5 (c = 2.5) and "
+            f"w >= 5 (c = 11): max rel. errors {errs[0]:.1e}, {errs[1]:.1e}; float32: "
+            f"{max_ulp:.2f} ulp\ninline constexpr double kErfinvF[2][13] = {{\n    {body}}};\n")
+
+
+def ndtri_mp(p):
+    """The standard normal quantile in mpmath (Newton on log ncdf in the lower tail)."""
+    if p > 0.5:
+        return -ndtri_mp(1 - p)
+    if p > 1e-3:
+        return mp.sqrt(2) * mp.erfinv(2 * p - 1)
+    z, lp = -mp.sqrt(-2 * mp.log(p)), mp.log(p)
+    for _ in range(200):
+        c = mp.ncdf(z)
+        dz = (mp.log(c) - lp) * c / mp.npdf(z)
+        z -= dz
+        if abs(dz) < mp.mpf(10) ** -45 * abs(z):
+            break
+    return z
+
+
+def ndtri_pieces():
+    """ndtri on three pieces, each P(u)/Q(u) of degrees 7/7 with u in [0, 1] (the split of
+    Wichura's AS241, Appl. Statist. 37 (1988) 477-484; the coefficients are fitted here):
+      0: |q| <= 0.425, q = p - 1/2:  ndtri = q R(u),  u = 1 - q^2/0.180625
+      1: r = sqrt(-ln min(p, 1 - p)) in [1.6, 5]:   |ndtri| = R(u),  u = (r - 1.6)/3.4
+      2: r in [5, 27.3] (p down to 5e-324):          |ndtri| = R(u),  u = (r - 5)/22.3"""
+    mp.mp.dps = 50
+    M = 400
+
+    def nodes(a, b):
+        return sorted((a + b) / 2 - (b - a) / 2 * mp.cos(mp.pi * (k + mp.mpf(1) / 2) / M)
+                      for k in range(M))
+    pieces = []
+    qs = nodes(mp.mpf("1e-8"), mp.mpf("0.425"))
+    pieces.append(([1 - v * v / mp.mpf("0.180625") for v in qs],
+                   [ndtri_mp(mp.mpf(0.5) + v) / v for v in qs]))
+    for lo, hi in ((mp.mpf("1.6"), mp.mpf(5)), (mp.mpf(5), mp.mpf("27.3"))):
+        rs = nodes(lo, hi)
+        pieces.append(([(v - lo) / (hi - lo) for v in rs],
+                       [-ndtri_mp(mp.exp(-v * v)) for v in rs]))
+    ps, qs_, errs = [], [], []
+    for u, f in pieces:
+        err, p, q = fit_rational_mp(u, f, 7, 7)
+        ps.append(p)
+        qs_.append(q)
+        errs.append(float(err))
+    mp.mp.dps = 40
+
+    def table3(name, cs, comment):
+        rows = ",\n    ".join("{" + ", ".join(float(v).hex() for v in reversed(c)) + "}"
+                              for c in cs)
+        return f"// {comment}\ninline constexpr double {name}[3][8] = {{\n    {rows}}};\n"
+    errs_s = ", ".join(f"{e:.1e}" for e in errs)
+    return (table3("kNdtriP", ps, "ndtri's three pieces (P; see ndtri_v): max rel. errors "
+                   + errs_s) + table3("kNdtriQ", qs_, "Q of the same"))
+
+
 if __name__ == "__main__":
     print(erf_f32())
+    print(erfinv_f32())
+    print(ndtri_pieces())

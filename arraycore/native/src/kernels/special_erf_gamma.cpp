@@ -4,9 +4,11 @@
 // special_erf_gamma_logistic.cpp.
 //
 // erf, erfc, erfcx, ndtr and log_ndtr are branch-free (one expansion of erfcx for all
-// x >= 0 and exp(-x^2) from the exact square), so their loops vectorize; float evaluates them
-// in double and rounds once.  The inverses (erfinv, erfcinv, ndtri, ndtri_exp) are Halley
-// iterations on those functions (scalar).
+// x >= 0 and exp(-x^2) from the exact square; float erf a rational fit), so their loops
+// vectorize; float evaluates them in double and rounds once.  The inverses erfinv, erfcinv and
+// ndtri are rational fits on three pieces (ndtri_v; float erfinv: two polynomials in
+// -ln(1 - x^2)), also branch-free; the scalar functions (Halley iterations) take the
+// endpoints, NaN and ndtri_exp.
 #include <cmath>
 
 #include "kernel_loops.h"
@@ -41,10 +43,22 @@ AC_EG_UNARY_FAST(LogNdtr, eg::log_ndtr_v)
       return needs_exact(x) ? static_cast<T>(slow(static_cast<double>(x))) : apply(x); \
     }                                                                    \
   };
-AC_EG_INVERSE(Erfinv, eg::erfinv_v, eg::erfinv, x > T(-1) && x < T(1) && x != T(0))
-AC_EG_INVERSE(Erfcinv, eg::erfcinv_v, eg::erfcinv, x > T(1e-300) && x < T(2))
-AC_EG_INVERSE(Ndtri, eg::ndtri_v, eg::ndtri, x > T(1e-300) && x < T(1))
+// (`inside` joins its tests with `&`: `&&` makes a branch, and the block scan of
+// unary_loop_with_fallback then stays scalar.)
+AC_EG_INVERSE(Erfcinv, eg::erfcinv_v, eg::erfcinv, (x > T(1e-300)) & (x < T(2)))
+AC_EG_INVERSE(Ndtri, eg::ndtri_v, eg::ndtri, (x > T(1e-300)) & (x < T(1)))
 #undef AC_EG_INVERSE
+// erfinv has its own float kernel (the others' float results come from the double one).
+struct Erfinv {
+  AC_EG_FAST static float apply(float x) { return eg::erfinv_f(x); }
+  AC_EG_FAST static double apply(double x) { return eg::erfinv_v(x); }
+  template <class T> AC_EG_FAST static bool needs_exact(T x) {
+    return !((x > T(-1)) & (x < T(1)) & (x != T(0)));
+  }
+  template <class T> static T exact(T x) {
+    return needs_exact(x) ? static_cast<T>(eg::erfinv(static_cast<double>(x))) : apply(x);
+  }
+};
 AC_EG_UNARY(NdtriExp, eg::ndtri_exp)
 
 
