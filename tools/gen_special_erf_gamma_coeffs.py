@@ -53,6 +53,10 @@ def f_erfsmall(t):  # t in [-1,1] -> s = x^2 = (t+1)/2 in [0,1]
     s = (t+1)/2
     if abs(s) < 1e-30: return 2/mp.sqrt(mp.pi)
     x = mp.sqrt(s); return mp.erf(x)/x
+def f_erfmid(t):  # t in [-1,1] -> s = x^2 = 4.5 (t+1) in [0, 9]
+    s = mp.mpf('4.5')*(t+1)
+    if abs(s) < 1e-30: return 2/mp.sqrt(mp.pi)
+    x = mp.sqrt(s); return mp.erf(x)/x
 def f_lg23(t):  # p = 0.75 t + 0.25 in [-0.5, 1]
     p = mp.mpf('0.75')*t + mp.mpf('0.25')
     if abs(p) < 1e-25: return mp.digamma(2)
@@ -67,6 +71,9 @@ if which == 'erfcx':
     fit('kErfcxD', f_erfcx, int(sys.argv[2]), 'd'); fit('kErfcxF', f_erfcx, int(sys.argv[3]), 'f'); fit('kErfcxM', f_erfcx, int(sys.argv[4]), 'd')
 if which == 'erfsmall':
     fit('kErfSmallD', f_erfsmall, int(sys.argv[2]), 'd'); fit('kErfSmallF', f_erfsmall, int(sys.argv[3]), 'f')
+if which == 'erfmid':
+    fit('kErfMidD', f_erfmid, int(sys.argv[2]), 'd')
+    fit('kErfMidM', f_erfmid, int(sys.argv[3]), 'd')  # (float results, evaluated in double)
 if which == 'lg23':
     fit('kLgamma23D', f_lg23, int(sys.argv[2]), 'd'); fit('kLgamma23F', f_lg23, int(sys.argv[3]), 'd')
 if which == 'psiroot':

@@ -114,6 +114,10 @@ void unary_loop_common_branch(char** p, const int64_t* s, int64_t n) {
       unary_loop<Op, T>(q, s, m);
       continue;
     }
+    if (cnt == 0) {  // (the packing pass is scalar: skip it when there is nothing to pack)
+      for (int64_t i = 0; i < m; ++i) o[b + i] = Op::common(x[b + i]);
+      continue;
+    }
     cnt = 0;
     for (int64_t i = 0; i < m; ++i) {
       px[cnt] = x[b + i];
