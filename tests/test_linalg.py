@@ -814,6 +814,34 @@ def test_matrix_exp_of_non_normal_matrices_is_not_overscaled():
     close(LA.matrix_exp(A(b)), scipy.linalg.expm(b), scale=1e3)
 
 
+def test_matrix_exp_of_triangular_matrices_is_exact_elementwise():
+    # Upper triangular input: the diagonal and first superdiagonal are recomputed exactly at
+    # every squaring (Al-Mohy & Higham 2009), so the small entries next to huge ones keep
+    # their digits: against mpmath, 1.1e-15 relative to max(|entry|, 1) (SciPy's expm:
+    # 9.7e-8 on this matrix; before the fix e^-2 on the diagonal was 0.1353355).
+    mp = pytest.importorskip("mpmath")
+    mp.mp.dps = 60
+    b = np.triu(np.random.default_rng(3).standard_normal((6, 6)), 1) * 1e3 - 2 * np.eye(6)
+    m = mp.expm(mp.matrix(b.tolist()))
+    exact = np.array([[float(m[i, j]) for j in range(6)] for i in range(6)])
+    got = N(LA.matrix_exp(A(b)))
+    assert np.max(np.abs(got - exact) / np.maximum(np.abs(exact), 1.0)) < 1e-13
+    assert np.all(np.tril(got, -1) == 0)
+    # In a batch with a full matrix, only the triangular one is fixed up.
+    full = np.random.default_rng(4).standard_normal((6, 6))
+    both = N(LA.matrix_exp(A(np.stack([b, full]))))
+    np.testing.assert_allclose(both[0], got, rtol=1e-14, atol=0)
+    np.testing.assert_allclose(both[1], scipy.linalg.expm(full), rtol=1e-12, atol=1e-13)
+    # Lower triangular (the transpose) and complex upper triangular inputs.
+    lo = N(LA.matrix_exp(A(np.ascontiguousarray(b.T))))
+    np.testing.assert_allclose(lo, got.T, rtol=1e-12, atol=1e-12)
+    c = b + 1j * np.triu(np.random.default_rng(5).standard_normal((6, 6)))
+    mc = mp.expm(mp.matrix(c.tolist()))
+    exact_c = np.array([[complex(mc[i, j]) for j in range(6)] for i in range(6)])
+    got_c = N(LA.matrix_exp(A(c)))
+    assert np.max(np.abs(got_c - exact_c) / np.maximum(np.abs(exact_c), 1.0)) < 1e-13
+
+
 def test_matrix_exp_nan_and_inf_do_not_hang():
     for v in (np.nan, np.inf):
         out = N(LA.matrix_exp(A(np.array([[1.0, v], [0.0, 1.0]]))))

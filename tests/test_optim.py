@@ -71,7 +71,7 @@ def _assert_close(aps, tps, dtype, what="", tol=None):
     """All parameters at once (one comparison of the concatenation)."""
     a = np.concatenate([np.asarray(p).ravel() for p in aps])
     t = np.concatenate([p.detach().numpy().ravel() for p in tps])
-    np.testing.assert_allclose(a, t, err_msg=what, **(tol or TOL[dtype]))
+    _allclose(a, t, err_msg=what, **(tol or TOL[dtype]))
 
 
 CONFIGS = [
@@ -125,8 +125,17 @@ def _trajectory_params():
 
 
 # Centered RMSprop with alpha = 0.3 takes sqrt(E[g^2] - E[g]^2) of nearly equal averages:
-# the cancellation turns float32 rounding differences (FMA contraction) into ~1e-4 relative.
-_LOOSE = {("RMSprop", 0.3, np.float32): dict(rtol=2e-5, atol=2e-5)}
+# the cancellation turns float32 rounding differences (FMA contraction, vector widths: the
+# AVX-512 kernels of PyTorch round differently) into ~1e-4 relative, and to 1.2e-3 in a small
+# element of a momentum buffer (measured on a Cascade Lake).  Those states are compared
+# normwise: the absolute tolerance scales with the largest element.
+_LOOSE = {("RMSprop", 0.3, np.float32): dict(rtol=2e-5, atol=2e-5, normwise=True)}
+
+
+def _allclose(actual, desired, err_msg="", rtol=0.0, atol=0.0, normwise=False):
+    if normwise:
+        atol = atol * max(1.0, float(np.max(np.abs(desired), initial=0.0)))
+    np.testing.assert_allclose(actual, desired, rtol=rtol, atol=atol, err_msg=err_msg)
 
 
 @pytest.mark.parametrize("name,opts,dtype", _trajectory_params())
@@ -146,8 +155,7 @@ def test_trajectory_matches_torch(name, opts, dtype):
         tst, ast = topt.state[t], aopt.state[a]
         for k, v in tst.items():
             if isinstance(v, torch.Tensor) and v.ndim > 0:
-                np.testing.assert_allclose(np.asarray(ast[k]), v.numpy(), err_msg=k,
-                                           **(tol or TOL[dtype]))
+                _allclose(np.asarray(ast[k]), v.numpy(), err_msg=k, **(tol or TOL[dtype]))
             elif k in ("step", "mu_product"):
                 assert ast[k] == pytest.approx(float(v), rel=1e-6), k
 
