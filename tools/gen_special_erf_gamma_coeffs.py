@@ -68,9 +68,9 @@ def f_psiroot(t):  # d = 0.3 t
     return mp.digamma(X0+d)/d
 which = sys.argv[1]
 if which == 'erfcx':
-    fit('kErfcxD', f_erfcx, int(sys.argv[2]), 'd'); fit('kErfcxF', f_erfcx, int(sys.argv[3]), 'f'); fit('kErfcxM', f_erfcx, int(sys.argv[4]), 'd')
+    fit('kErfcxD', f_erfcx, int(sys.argv[2]), 'd'); fit('kErfcxM', f_erfcx, int(sys.argv[3]), 'd')
 if which == 'erfsmall':
-    fit('kErfSmallD', f_erfsmall, int(sys.argv[2]), 'd'); fit('kErfSmallF', f_erfsmall, int(sys.argv[3]), 'f')
+    fit('kErfSmallD', f_erfsmall, int(sys.argv[2]), 'd')
 if which == 'erfmid':
     fit('kErfMidD', f_erfmid, int(sys.argv[2]), 'd')
     fit('kErfMidM', f_erfmid, int(sys.argv[3]), 'd')  # (float results, evaluated in double)

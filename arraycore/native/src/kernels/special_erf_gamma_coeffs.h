@@ -65,12 +65,6 @@ inline constexpr double kErfMidM[] = {
     -0x1.6758661320da6p-5, 0x1.291a9c8e64ff4p-4, -0x1.c2f1f9c39293cp-4,
     0x1.428da08643a7ep-3, -0x1.d49438bc40da6p-3, 0x1.e16a3caff3c6ep-2};
 
-// kErfSmallF: degree 7 in t, max rel. error 8.7e-8 on [-1, 1]
-inline constexpr float kErfSmallF[] = {
-    -0x1.445f480000000p-24f, 0x1.4a9da00000000p-20f, -0x1.26387a0000000p-16f,
-    0x1.c827dc0000000p-13f, -0x1.2b902c0000000p-9f, 0x1.45436a0000000p-6f,
-    -0x1.1fd1620000000p-3f, 0x1.ee51ec0000000p-1f};
-
 // kErfcxD: degree 26 in t, max rel. error 3.1e-16 on [-1, 1]
 inline constexpr double kErfcxD[] = {
     -0x1.5129d954e2bbfp-34, -0x1.4a9f17de05cb1p-35, 0x1.fbb13569c48bcp-31,
@@ -82,14 +76,6 @@ inline constexpr double kErfcxD[] = {
     -0x1.3f603c3390a8cp-7, 0x1.d0b0037dcada7p-6, -0x1.e0d0fa6e016bdp-5,
     0x1.7a14188a99ba8p-4, -0x1.bda9309a2886ap-4, 0x1.510169d0967ffp-4,
     0x1.d5f2948159d0ep-9, -0x1.1f367683f89a7p-3, 0x1.3ccda0b5d5dc2p+0};
-
-// kErfcxF: degree 14 in t, max rel. error 1.4e-7 on [-1, 1]
-inline constexpr float kErfcxF[] = {
-    -0x1.ba12f40000000p-18f, 0x1.36bbbc0000000p-16f, 0x1.7a5d820000000p-15f,
-    -0x1.2a1f060000000p-12f, 0x1.38f5220000000p-12f, 0x1.cb0dfc0000000p-10f,
-    -0x1.3f700e0000000p-7f, 0x1.d0b7b00000000p-6f, -0x1.e0d02a0000000p-5f,
-    0x1.7a13b20000000p-4f, -0x1.bda93a0000000p-4f, 0x1.5101740000000p-4f,
-    0x1.d5f29c0000000p-9f, -0x1.1f36760000000p-3f, 0x1.3ccda00000000p+0f};
 
 // kErfcxM: degree 17 in t, max rel. error 9.6e-13 on [-1, 1]
 inline constexpr double kErfcxM[] = {

@@ -241,18 +241,6 @@ void sort_leaf(typename L::Key* a, int64_t n, const Codec<L>& codec) {
   }
 }
 
-// Sorts kLeaf < n <= 2 kLeaf keys and decodes them (Note [Pair leaves]).
-//
-// Note [Pair leaves]
-// A quicksort that stops at one network's width (kLeaf keys) ends with leaves of kLeaf/2 to
-// kLeaf keys, a ninther pivot rarely splits a range of a little over 2 kLeaf into two that
-// fit, and every leaf costs a whole network however full it is.  Stopping at 2 kLeaf instead
-// and finishing with two networks and one bitonic merge saves a partition level and about a
-// third of the leaves (rows of 512 float32 on AVX-512: 3.4 -> 1.3 us).  The first kLeaf keys
-// are sorted and parked in an L1 buffer, the rest (padded with the largest key) are sorted in
-// the registers; the half-cleaner between the first run and the reversed second makes two
-// bitonic sequences of kLeaf keys, each below the next, which the in-register bitonic sorter
-// finishes.
 // Loads the n <= kLeaf keys of a into r[0, kLeafVectors) sorted and padded with the largest
 // key, with the narrowest network that holds them (as sort_leaf chooses).
 template <class L>
@@ -280,6 +268,18 @@ inline void load_sorted_leaf(const typename L::Key* a, int64_t n, typename L::V*
   load_sorted<L, N>(a, n, r);
 }
 
+// Sorts kLeaf < n <= 2 kLeaf keys and decodes them (Note [Pair leaves]).
+//
+// Note [Pair leaves]
+// A quicksort that stops at one network's width (kLeaf keys) ends with leaves of kLeaf/2 to
+// kLeaf keys, a ninther pivot rarely splits a range of a little over 2 kLeaf into two that
+// fit, and every leaf costs a whole network however full it is.  Stopping at 2 kLeaf instead
+// and finishing with two networks and one bitonic merge saves a partition level and about a
+// third of the leaves (rows of 512 float32 on AVX-512: 3.4 -> 1.3 us).  The first kLeaf keys
+// are sorted and parked in an L1 buffer, the rest (padded with the largest key) are sorted in
+// the registers; the half-cleaner between the first run and the reversed second makes two
+// bitonic sequences of kLeaf keys, each below the next, which the in-register bitonic sorter
+// finishes.
 template <class L>
 void sort_leaf_pair(typename L::Key* a, int64_t n, const Codec<L>& codec) {
   using V = typename L::V;
