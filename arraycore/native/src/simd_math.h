@@ -166,7 +166,10 @@ AC_SIMD_INLINE T log_fixup(T x, T res) noexcept {
 //     and overflow to +inf.
 // ---------------------------------------------------------------------------
 
-AC_SIMD_INLINE float exp(float x) noexcept {
+// exp(x + x_lo) for a small correction |x_lo| <= ulp(x) (for example the rounding error of
+// x = -a*a, from an FMA): x_lo joins the small part rl of the reduced argument, so it costs
+// one addition and no rounding of its own.  exp(x) is exp(x, 0).
+AC_SIMD_INLINE float exp(float x, float x_lo) noexcept {
     constexpr float kLog2e = 0x1.715476p+0f;
     constexpr float kShift = 0x1.8p23f;  // 1.5 * 2^23
     // exp(89) > FLT_MAX; exp(-104) < 2^-150 (half the smallest subnormal).
@@ -182,7 +185,7 @@ AC_SIMD_INLINE float exp(float x) noexcept {
     // inside the polynomial; the linear term uses rh and rl separately so that
     // rounding r does not cost accuracy.
     const float rh = detail::fma(-k, detail::kLn2HiF, xc);
-    const float rl = -k * detail::kLn2LoF;
+    const float rl = detail::fma(-k, detail::kLn2LoF, x_lo);
     const float r = rh + rl;
 
     // P(r) ~ (e^r - 1 - r) / r^2 on [-ln2/2, ln2/2]
@@ -203,6 +206,8 @@ AC_SIMD_INLINE float exp(float x) noexcept {
     const float s2 = detail::bit_cast<float>((ku - k1b + 255u) << 23);   // 2^(k-k1)
     return (er * s1) * s2;
 }
+
+AC_SIMD_INLINE float exp(float x) noexcept { return exp(x, 0.0f); }
 
 AC_SIMD_INLINE double exp(double x) noexcept {
     constexpr double kLog2e = 0x1.71547652b82fep+0;

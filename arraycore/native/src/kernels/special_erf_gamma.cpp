@@ -42,11 +42,14 @@ struct Erf {
   }
 };
 struct Erfc {
-  AC_EG_FAST static float apply(float x) { return static_cast<float>(eg::erfc_mid_v(x)); }
+  AC_EG_FAST static float apply(float x) { return eg::erfc_f(x); }
   AC_EG_FAST static double apply(double x) { return eg::erfc_v(x); }
 };
 AC_EG_UNARY_FAST(Erfcx, eg::erfcx_v)
-AC_EG_UNARY_FAST(Ndtr, eg::ndtr_v)
+struct Ndtr {
+  AC_EG_FAST static float apply(float x) { return eg::ndtr_f(x); }
+  AC_EG_FAST static double apply(double x) { return eg::ndtr_v(x); }
+};
 AC_EG_UNARY_FAST(LogNdtr, eg::log_ndtr_v)
 // The inverses: branch-free on the open domain; blocks holding an endpoint, a value outside
 // or NaN take the scalar functions there (and the same branch-free code elsewhere, so every

@@ -105,11 +105,6 @@ AC_EG_VEC double erfcx_pos_v(double x) {
   const double t = 1.0 - 7.5 / (x + 3.75);
   return 0.5 * poly(t, kErfcxD) / (x + 0.5);
 }
-// The same to ~1e-12 (enough for float results computed in double).
-AC_EG_VEC double erfcx_pos_mid_v(double x) {
-  const double t = 1.0 - 7.5 / (x + 3.75);
-  return 0.5 * poly(t, kErfcxM) / (x + 0.5);
-}
 
 // exp(-x^2) for x >= 0 with x^2 = hi + lo exactly (fma), so the large argument carries no
 // rounding error: exp(-hi) (1 - lo).  x is clamped at 40 (the result is 0 beyond 27.3).
@@ -163,11 +158,42 @@ AC_EG_VEC float erf_f(float xf) {
   return static_cast<float>(select_bits(big, std::copysign(1.0, x), r));
 }
 
-// erfc for float results, in double with the 1e-12 expansion.
-AC_EG_VEC double erfc_mid_v(double x) {
-  const double ax = std::fabs(x);
-  const double e = exp_mx2_v(ax) * erfcx_pos_mid_v(ax);
-  return select_bits(x < 0, 2.0 - e, e);
+// Float results of erfc and ndtr (Note [Float erfc]): erfcx(z) for z in [0, 10.5] to 1e-9
+// relative, in double but without a double division (vdivpd is 2-4x the cost of vdivps and
+// covers half the lanes): (z + 4) erfcx(z) = G(t), t = (z - 4)/(z + 4), a degree-10
+// polynomial (kErfcxG, 1.0e-9), and 1/(z + 4) from a float reciprocal refined by one Newton
+// step in double (relative error squared: 1e-7 -> 1e-14).
+AC_EG_VEC double erfcx_g_v(double z) {  // 0 <= z <= 10.5
+  const double d = z + 4.0;
+  const double inv0 = 1.0f / static_cast<float>(d);
+  const double inv = inv0 * (2.0 - d * inv0);
+  return poly((z - 4.0) * inv, kErfcxG) * inv;
+}
+// Note [Float erfc]: erfc(|x|) = exp(-x^2) erfcx(|x|) with x^2 = hi + lo split exactly in
+// float (FMA), exp(-hi - lo) in float (16 lanes, lo folded into the reduced argument) and
+// erfcx(|x|) from erfcx_g_v, their product in double and rounded once: max 1.7 ulp measured
+// (4e6 points), at half the time of the all-double form.  A float erfcx instead (a rational
+// in x, or G in float) measured 4.6-5 ulp: its roundings add up.  Beyond |x| = 10.2 exp is 0
+// (erfc underflows in float from 10.06), so erfcx is only needed up to the clamp at 10.5.
+// hi >= 200 (or inf) drops lo, which would be NaN at inf; NaN passes through exp.
+AC_EG_VEC float erfc_f(float x) {
+  const float ax = std::fabs(x);
+  const float hi = ax * ax;
+  const float lo = select_bits(hi < 200.0f, simd_math::detail::fma(ax, ax, -hi), 0.0f);
+  const float e = simd_math::exp(-hi, -lo);
+  const float r = static_cast<float>(e * erfcx_g_v(select_bits(ax < 10.5f, ax, 10.5f)));
+  return select_bits(x < 0, 2.0f - r, r);
+}
+// ndtr for float results: h = erfc(|x|/sqrt 2)/2 as erfc_f, with x^2/2 = hi/2 + lo/2 (exact
+// halves) and z = |x|/sqrt 2 in double; 1 - h above 0.
+AC_EG_VEC float ndtr_f(float x) {
+  const float ax = std::fabs(x);
+  const float hi = ax * ax;
+  const float lo = select_bits(hi < 400.0f, simd_math::detail::fma(ax, ax, -hi), 0.0f);
+  const float e = simd_math::exp(-0.5f * hi, -0.5f * lo);
+  const double z = static_cast<double>(select_bits(ax < 14.8f, ax, 14.8f)) * kInvSqrt2;
+  const float h = static_cast<float>(0.5 * e * erfcx_g_v(z));
+  return select_bits(x < 0, h, 1.0f - h);
 }
 
 AC_EG_VEC double erfc_v(double x) {
@@ -282,20 +308,23 @@ AC_EG_VEC double erfinv_v(double x) {  // 0 < |x| < 1
   const double zt = -kInvSqrt2 * ndtri_v(select_bits(central, 0.25, 0.5 * (1.0 - ax)));
   return select_bits(central, zc, std::copysign(zt, x));
 }
-// erfinv for float results: x P_k(w - c_k), w = -ln((1 - x)(1 + x)) (exact product), two
-// polynomial pieces selected per lane (kErfinvF: 0.51 ulp); the float domain ends at
-// w = 16.6.  A log and 13 FMAs in double against the double kernel's log, sqrt and division.
-AC_EG_VEC float erfinv_f(float xf) {  // |x| < 1
-  const double x = xf;
-  const double w = -simd_math::log((1.0 - x) * (1.0 + x));
-  const bool hi = w >= 5.0;
-  const double t = w - select_bits(hi, 11.0, 2.5);
+// erfinv for float results, in float (16 lanes): x P_k(w - c_k), w = -ln(1 - x^2), two
+// degree-10 polynomials selected per lane (kErfinvF: w < 5 about 0, w >= 5 about 11; the
+// float domain ends at w = 16.6).  1 - x^2 is one FMA (relative error 2^-24, so w is off by
+// at most 6e-8 absolutely, which moves erfinv by under 0.3 ulp: its sensitivity to w is
+// below 1/(2w) in the tail and 0.3 near 0).  Max 2.1 ulp measured (3e6 points); the same
+// polynomials in double gave 1.0 ulp at twice the time.  (Estrin's scheme instead of
+// Horner's: 3.7 ulp and slower, the loop is bound by throughput, not latency.)
+AC_EG_VEC float erfinv_f(float x) {  // |x| < 1
+  const float w = -simd_math::log(simd_math::detail::fma(-x, x, 1.0f));
+  const bool hi = w >= 5.0f;
+  const float t = w - (hi ? 11.0f : 0.0f);
   // (Plain selects of constants: select_bits would rebuild each constant in the loop.)
-  double r = hi ? kErfinvF[1][0] : kErfinvF[0][0];
+  float r = hi ? kErfinvF[1][0] : kErfinvF[0][0];
 #pragma GCC unroll 16
-  for (int i = 1; i < 13; ++i)
+  for (int i = 1; i < 11; ++i)
     r = simd_math::detail::fma(r, t, hi ? kErfinvF[1][i] : kErfinvF[0][i]);
-  return static_cast<float>(x * r);
+  return x * r;
 }
 // erfcinv(y) = -ndtri(y/2)/sqrt 2 (y/2 exact).
 AC_EG_VEC double erfcinv_v(double y) {  // 0 < y < 2

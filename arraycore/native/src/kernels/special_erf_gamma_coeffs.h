@@ -18,15 +18,18 @@
 
 namespace arraycore::native::special::erf_gamma {
 
-// Rational fits, lowest-degree coefficient last (tools/gen_special_rational_coeffs.py):
+// Rational and float-result fits, lowest-degree coefficient last
+// (tools/gen_special_rational_coeffs.py):
 // P of erf(x)/x = P(u)/Q(u), u = x^2/16, |x| <= 3.92: max rel. error 6.6e-10; rounded to float32: 0.51 ulp
 inline constexpr double kErfRatP[] = {-0x1.98b4c48e2fdfcp-5, 0x1.e81a301510bb4p-4, 0x1.8db10a04a9436p+1, 0x1.5a4a06f064d97p+4, 0x1.b5f8716b9607fp+3, 0x1.ab1c93edf5b62p+3, 0x1.662cd824016eap+1, 0x1.20dd750758e28p+0};
 // Q of the same
 inline constexpr double kErfRatQ[] = {0x1.a6d71d9485a67p+5, 0x1.2c7a2a5baa3c9p+6, 0x1.d3757a44070d7p+5, 0x1.be62b5ea0b757p+4, 0x1.f40baca586b7ep+2, 0x1.0000000000000p+0};
-// erfinv(x)/x = P_k(w - c_k), w = -ln(1 - x^2), pieces w < 5 (c = 2.5) and w >= 5 (c = 11): max rel. errors 9.5e-11, 4.7e-09; float32: 0.51 ulp
-inline constexpr double kErfinvF[2][13] = {
-    {-0x1.6a979b383df08p-36, 0x1.0f0c34a670b3bp-33, 0x1.c38cee359c1bcp-31, -0x1.75139f9e765ebp-27, 0x1.d93af2f9f63f7p-27, 0x1.00fb2a7961cebp-21, -0x1.caac6d6d936bbp-19, -0x1.4f45664dd0fe0p-18, 0x1.c9b4a425c333ep-13, -0x1.4863d03d5cee9p-10, -0x1.11c3c4535b230p-8, 0x1.f91e8994f83d0p-3, 0x1.805c5cfd0371fp+0},
-    {-0x1.66a01096169f5p-48, -0x1.00e953a6e88f0p-44, 0x1.4ac131e1026a7p-39, -0x1.b230af5aadf3ap-36, 0x1.90a7297751e05p-33, -0x1.1a76ccd73c629p-30, -0x1.5d1075154ffd4p-28, 0x1.4252718f9056bp-22, -0x1.cc919a99829fbp-18, 0x1.27b966f8780ddp-13, -0x1.b5cca4ef2cb75p-9, 0x1.3693e446aae55p-3, 0x1.9350270021956p+1}};
+// erfinv(x)/x = P_k(w - c_k), w = -ln(1 - x^2), pieces w < 5 (c = 0) and w >= 5 (c = 11): max rel. errors 3.0e-08, 5.0e-08; evaluated in float: 1.54 ulp
+inline constexpr float kErfinvF[2][11] = {
+    {0x1.a375060000000p-32f, -0x1.3bd63e0000000p-26f, 0x1.5b80a80000000p-22f, -0x1.5aed480000000p-19f, 0x1.9ddc6c0000000p-18f, 0x1.4d048c0000000p-15f, -0x1.faddde0000000p-14f, -0x1.32a5e80000000p-9f, 0x1.7a7f180000000p-7f, 0x1.db29e00000000p-3f, 0x1.c5bf8a0000000p-1f},
+    {0x1.09495e0000000p-39f, -0x1.0870860000000p-35f, 0x1.b30fe20000000p-33f, -0x1.cff1480000000p-31f, -0x1.6c9f180000000p-28f, 0x1.3f65840000000p-22f, -0x1.cc7b720000000p-18f, 0x1.27c22e0000000p-13f, -0x1.b5ccb40000000p-9f, 0x1.3693e00000000p-3f, 0x1.9350260000000p+1f}};
+// (z + 4) erfcx(z) = G(t), t = (z - 4)/(z + 4), z in [0, 10.5]: degree 10, max rel. error 1.0e-09
+inline constexpr double kErfcxG[] = {-0x1.89ce5756128ecp-11, -0x1.88892da1b7551p-12, 0x1.98462e8c3dfc5p-8, -0x1.aed4ba092f41fp-6, 0x1.38cd9d75fa434p-4, -0x1.64676438a518dp-3, 0x1.52cadae37c0f2p-2, -0x1.14eaa8dd82772p-1, 0x1.8be202e0fa66cp-1, -0x1.f3fe3296f8227p-1, 0x1.18932bf0ce7d1p+0};
 // ndtri's three pieces (P; see ndtri_v): max rel. errors 7.7e-17, 1.7e-17, 3.4e-17
 inline constexpr double kNdtriP[3][8] = {
     {0x1.022a24738093bp-6, 0x1.297ab0714100ep+0, 0x1.9e223b2de8fe9p+3, 0x1.873da790232c8p+5, 0x1.43cb38147033dp+6, 0x1.0159883c9129cp+6, 0x1.80d0f242c38bep+4, 0x1.b18d91e9eef75p+1},
@@ -76,15 +79,6 @@ inline constexpr double kErfcxD[] = {
     -0x1.3f603c3390a8cp-7, 0x1.d0b0037dcada7p-6, -0x1.e0d0fa6e016bdp-5,
     0x1.7a14188a99ba8p-4, -0x1.bda9309a2886ap-4, 0x1.510169d0967ffp-4,
     0x1.d5f2948159d0ep-9, -0x1.1f367683f89a7p-3, 0x1.3ccda0b5d5dc2p+0};
-
-// kErfcxM: degree 17 in t, max rel. error 9.6e-13 on [-1, 1]
-inline constexpr double kErfcxM[] = {
-    0x1.6cddc85c8e874p-27, 0x1.f81844f5d1235p-21, -0x1.21fa9d84fe3c7p-20,
-    -0x1.532cb8439db08p-17, 0x1.7932397614c74p-16, 0x1.a6a540fd033ddp-15,
-    -0x1.304e61fb7f4ebp-12, 0x1.34bc13fdfbe40p-12, 0x1.cc3b49f35f39bp-10,
-    -0x1.3f62464827512p-7, 0x1.d0afffbd40a4bp-6, -0x1.e0d0e16ba0c52p-5,
-    0x1.7a1418a1aa340p-4, -0x1.bda931cf29fe5p-4, 0x1.510169cfbab3fp-4,
-    0x1.d5f295f26a720p-9, -0x1.1f367683f7ed0p-3, 0x1.3ccda0b5d4b8dp+0};
 
 // kLgamma23D: degree 24 in t, max rel. error 3.1e-16 on [-1, 1]
 inline constexpr double kLgamma23D[] = {
