@@ -73,7 +73,6 @@ if which == 'erfsmall':
     fit('kErfSmallD', f_erfsmall, int(sys.argv[2]), 'd')
 if which == 'erfmid':
     fit('kErfMidD', f_erfmid, int(sys.argv[2]), 'd')
-    fit('kErfMidM', f_erfmid, int(sys.argv[3]), 'd')  # (float results, evaluated in double)
 if which == 'lg23':
     fit('kLgamma23D', f_lg23, int(sys.argv[2]), 'd'); fit('kLgamma23F', f_lg23, int(sys.argv[3]), 'd')
 if which == 'psiroot':

@@ -1,16 +1,16 @@
-"""Rational minimax fits for the float32 special-function kernels
-(arraycore/native/src/kernels/special_erf_gamma_rational.h).
+"""Rational and polynomial minimax fits of the erf-family kernels
+(arraycore/native/src/kernels/special_erf_gamma_coeffs.h).
 
     python tools/gen_special_rational_coeffs.py            # prints the C++ tables
 
-Each fit is f(x) ~ g(x) P(u) / Q(u) with u a simple function of x, P and Q polynomials
-(Q(0) = 1), minimizing the maximum relative error on a Chebyshev-distributed grid.  The
-method: linearized least squares (minimize |P - f Q| / |f Q_prev|, Loeb's iteration) with
-Lawson's reweighting toward the minimax solution; references from mpmath at 40 digits.  The
-kernels evaluate the fits in double and round once to float32, so only the fit's own error
-matters: it is printed with each table and checked on a dense grid of float32 arguments.
+Rational fits are f(x) ~ g(x) P(u) / Q(u) with u a simple function of x, P and Q
+polynomials (Q(0) = 1), minimizing the maximum relative error on a Chebyshev-distributed
+grid: linearized least squares (minimize |P - f Q| / |f Q_prev|, Loeb's iteration) with
+Lawson's reweighting toward the minimax solution; references from mpmath at 40 digits.
 Fits for double results (ndtri) run the same iteration in mpmath at 50 digits
-(fit_rational_mp), since double-precision least squares stalls near 1e-11.
+(fit_rational_mp), since double-precision least squares stalls near 1e-11.  The float32
+tables (erf, erfinv: evaluated in float; erfcx's G: in double) print the fit's error and a
+check of the kernel's arithmetic on a dense grid of float32 arguments.
 """
 import mpmath as mp
 import numpy as np
@@ -80,27 +80,6 @@ def fit_rational_mp(u, f, p_deg, q_deg, iters=15):
 def table(name, coeffs, comment):
     vals = ", ".join(float(v).hex() for v in reversed(coeffs))  # highest degree first
     return f"// {comment}\ninline constexpr double {name}[] = {{{vals}}};\n"
-
-
-def erf_f32():
-    """erf(x) = x P(u)/Q(u), u = x^2/16, |x| <= 3.92 (erf rounds to 1 in float32 beyond)."""
-    X = 3.92
-    M = 3000
-    k = np.arange(M)
-    xs = np.sort((X / 2) * (1 - np.cos(np.pi * (k + 0.5) / M)))
-    f = np.array([float(mp.erf(mp.mpf(v)) / mp.mpf(v)) for v in xs])
-    err, p, q = fit_rational(xs, f, xs * xs / 16, 7, 5)
-    # Check: the fit in double, rounded to float32, against mpmath, on float32 arguments.
-    x32 = np.concatenate([np.linspace(0, X, 20001), 2.0 ** np.arange(-40, 2, 0.05)])
-    x32 = x32.astype(np.float32).astype(np.float64)
-    u = x32 * x32 / 16
-    r = (x32 * np.polyval(p[::-1], u) / np.polyval(q[::-1], u)).astype(np.float32)
-    ref = np.array([float(mp.erf(mp.mpf(v))) for v in x32])
-    ulp = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
-    max_ulp = np.max(np.abs(r.astype(np.float64) - ref) / ulp)
-    comment = (f"erf(x)/x = P(u)/Q(u), u = x^2/16, |x| <= {X}: max rel. error {err:.1e}; "
-               f"rounded to float32: {max_ulp:.2f} ulp")
-    return table("kErfRatP", p, "P of " + comment) + table("kErfRatQ", q, "Q of the same")
 
 
 def erfinv_f32():
@@ -214,8 +193,66 @@ def erfcx_g_f32():
                  f" degree {deg}, max rel. error {err:.1e}")
 
 
+def erf_f32_pieces():
+    """Float32 erf in float arithmetic (erf_f): |x| < 1.5: x P(x^2 - 1.125), P of degree 8
+    (relative minimax); 1.5 <= |x| < 3.92: 1 - Q(|x| - 2.71), Q ~ erfc of degree 12
+    (absolute minimax: erfc <= 0.034 there, so its error enters 1 - Q scaled down).  Both
+    by Lawson's reweighting in double, coefficients rounded to float; the check emulates
+    the kernel's float arithmetic (FMAs, one rounding each)."""
+    M = 1500
+    k = np.arange(M)
+
+    def cheb(a, b):
+        return (a + b) / 2 - (b - a) / 2 * np.cos(np.pi * (k + 0.5) / M)
+
+    def lawson(t, f, deg, rel):
+        A = np.vander(t, deg + 1, increasing=True)
+        w, best = np.ones(len(t)), None
+        scale = np.abs(f) if rel else np.ones(len(t))
+        for _ in range(60):
+            sw = np.sqrt(w) / scale
+            c = np.linalg.lstsq(A * sw[:, None], f * sw, rcond=None)[0]
+            err = np.abs(A @ c - f) / scale
+            if best is None or err.max() < best[0]:
+                best = (err.max(), c)
+            w = w * err / err.mean()
+        return best
+    ss = cheb(0.0, 2.25)
+    f1 = np.array([float(mp.erf(mp.sqrt(v)) / mp.sqrt(v)) for v in ss])
+    e1, p = lawson(ss - 1.125, f1, 8, True)
+    xs = cheb(1.5, 3.92)
+    e2, q = lawson(xs - 2.71, np.array([float(mp.erfc(v)) for v in xs]), 12, False)
+    p, q = p.astype(np.float32), q.astype(np.float32)
+
+    def fma(a, b, c):
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    x = np.concatenate([np.linspace(0, 3.92, 400001), 2.0 ** -np.arange(1, 60, 0.01)])
+    x = np.unique(x.astype(np.float32))
+    r1 = np.full_like(x, p[-1])
+    t1 = (x * x - np.float32(1.125)).astype(np.float32)
+    for c in p[-2::-1]:
+        r1 = fma(r1, t1, c)
+    r2 = np.full_like(x, q[-1])
+    t2 = (x - np.float32(2.71)).astype(np.float32)
+    for c in q[-2::-1]:
+        r2 = fma(r2, t2, c)
+    got = np.where(x < 1.5, x * r1, np.float32(1) - r2).astype(np.float64)
+    sel = slice(None, None, 40)
+    ref = np.array([float(mp.erf(mp.mpf(float(v)))) for v in x[sel]])
+    ulp = np.spacing(ref.astype(np.float32)).astype(np.float64)
+    max_ulp = np.max(np.abs(got[sel] - ref) / ulp)
+
+    def ftable(name, c, comment):
+        vals = ", ".join(float(v).hex() + "f" for v in reversed(c))
+        return f"// {comment}\ninline constexpr float {name}[] = {{{vals}}};\n"
+    return (ftable("kErfF1", p, f"erf(x)/x = P(x^2 - 1.125), |x| < 1.5: degree 8, max rel. error "
+                   f"{e1:.1e}; erf_f in float: {max_ulp:.2f} ulp on [0, 3.92]")
+            + ftable("kErfcF2", q, f"erfc(x) = Q(x - 2.71), x in [1.5, 3.92]: degree 12, max "
+                     f"abs. error {e2:.1e}"))
+
+
 if __name__ == "__main__":
-    print(erf_f32())
     print(erfinv_f32())
     print(ndtri_pieces())
     print(erfcx_g_f32())
+    print(erf_f32_pieces())

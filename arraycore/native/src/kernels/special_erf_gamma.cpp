@@ -21,25 +21,19 @@ namespace {
 namespace eg = special::erf_gamma;
 
 struct Erf {
+  AC_EG_FAST static float apply(float x) { return eg::erf_f(x); }
   // (common's bits where in_common: every layout agrees)
-  AC_EG_FAST static float apply(float x) {
-    return eg::select_bits(in_common(x), common(x), eg::erf_f(x));
-  }
   AC_EG_FAST static double apply(double x) {
     return eg::select_bits(in_common(x), common(x), eg::erf_v(x));
   }
-  // |x| < 3 (where typical arguments lie): erf(x)/x as one polynomial in x^2, no exp or
-  // division (double: degree 22, kErfMidD, 2.6e-16; float, evaluated in double: degree 14,
-  // kErfMidM, 7e-10); the loop runs it alone on chunks mostly inside (kernel_loops.h,
-  // unary_loop_common_branch).
-  template <class T> AC_EG_FAST static bool in_common(T x) { return std::fabs(x) < T(3); }
+  // double, |x| < 3 (where typical arguments lie): erf(x)/x as one polynomial in x^2 of
+  // degree 22 (kErfMidD, 2.6e-16), no exp or division; the loop runs it alone on chunks
+  // mostly inside (kernel_loops.h, unary_loop_common_branch).  (float: erf_f is cheaper.)
+  AC_EG_FAST static bool in_common(double x) { return std::fabs(x) < 3.0; }
   AC_EG_FAST static double common(double x) {
     return x * eg::poly(x * x * (1.0 / 4.5) - 1.0, eg::kErfMidD);
   }
-  AC_EG_FAST static float common(float xf) {
-    const double x = xf;
-    return static_cast<float>(x * eg::poly(x * x * (1.0 / 4.5) - 1.0, eg::kErfMidM));
-  }
+  static void in_common(float) = delete;  // (no common branch for float)
 };
 struct Erfc {
   AC_EG_FAST static float apply(float x) { return eg::erfc_f(x); }

@@ -20,14 +20,14 @@ namespace arraycore::native::special::erf_gamma {
 
 // Rational and float-result fits, lowest-degree coefficient last
 // (tools/gen_special_rational_coeffs.py):
-// P of erf(x)/x = P(u)/Q(u), u = x^2/16, |x| <= 3.92: max rel. error 6.6e-10; rounded to float32: 0.51 ulp
-inline constexpr double kErfRatP[] = {-0x1.98b4c48e2fdfcp-5, 0x1.e81a301510bb4p-4, 0x1.8db10a04a9436p+1, 0x1.5a4a06f064d97p+4, 0x1.b5f8716b9607fp+3, 0x1.ab1c93edf5b62p+3, 0x1.662cd824016eap+1, 0x1.20dd750758e28p+0};
-// Q of the same
-inline constexpr double kErfRatQ[] = {0x1.a6d71d9485a67p+5, 0x1.2c7a2a5baa3c9p+6, 0x1.d3757a44070d7p+5, 0x1.be62b5ea0b757p+4, 0x1.f40baca586b7ep+2, 0x1.0000000000000p+0};
 // erfinv(x)/x = P_k(w - c_k), w = -ln(1 - x^2), pieces w < 5 (c = 0) and w >= 5 (c = 11): max rel. errors 3.0e-08, 5.0e-08; evaluated in float: 1.54 ulp
 inline constexpr float kErfinvF[2][11] = {
     {0x1.a375060000000p-32f, -0x1.3bd63e0000000p-26f, 0x1.5b80a80000000p-22f, -0x1.5aed480000000p-19f, 0x1.9ddc6c0000000p-18f, 0x1.4d048c0000000p-15f, -0x1.faddde0000000p-14f, -0x1.32a5e80000000p-9f, 0x1.7a7f180000000p-7f, 0x1.db29e00000000p-3f, 0x1.c5bf8a0000000p-1f},
     {0x1.09495e0000000p-39f, -0x1.0870860000000p-35f, 0x1.b30fe20000000p-33f, -0x1.cff1480000000p-31f, -0x1.6c9f180000000p-28f, 0x1.3f65840000000p-22f, -0x1.cc7b720000000p-18f, 0x1.27c22e0000000p-13f, -0x1.b5ccb40000000p-9f, 0x1.3693e00000000p-3f, 0x1.9350260000000p+1f}};
+// erf(x)/x = P(x^2 - 1.125), |x| < 1.5: degree 8, max rel. error 8.1e-10; erf_f in float: 1.59 ulp on [0, 3.92]
+inline constexpr float kErfF1[] = {0x1.49e42c0000000p-21f, -0x1.81637e0000000p-18f, 0x1.80f29e0000000p-15f, -0x1.5de36c0000000p-12f, 0x1.14fda40000000p-9f, -0x1.76d7ca0000000p-7f, 0x1.aa9b780000000p-5f, -0x1.9a0f4a0000000p-3f, 0x1.a2385a0000000p-1f};
+// erfc(x) = Q(x - 2.71), x in [1.5, 3.92]: degree 12, max abs. error 7.0e-09
+inline constexpr float kErfcF2[] = {0x1.69cba80000000p-18f, 0x1.b9bbd20000000p-20f, -0x1.16a8ee0000000p-14f, 0x1.ed30f20000000p-14f, 0x1.0a8d9c0000000p-14f, -0x1.697c5e0000000p-11f, 0x1.e23d660000000p-10f, -0x1.9f2a020000000p-9f, 0x1.f8c4800000000p-9f, -0x1.b464a40000000p-9f, 0x1.03125e0000000p-9f, -0x1.7e5d7e0000000p-11f, 0x1.0a00180000000p-13f};
 // (z + 4) erfcx(z) = G(t), t = (z - 4)/(z + 4), z in [0, 10.5]: degree 10, max rel. error 1.0e-09
 inline constexpr double kErfcxG[] = {-0x1.89ce5756128ecp-11, -0x1.88892da1b7551p-12, 0x1.98462e8c3dfc5p-8, -0x1.aed4ba092f41fp-6, 0x1.38cd9d75fa434p-4, -0x1.64676438a518dp-3, 0x1.52cadae37c0f2p-2, -0x1.14eaa8dd82772p-1, 0x1.8be202e0fa66cp-1, -0x1.f3fe3296f8227p-1, 0x1.18932bf0ce7d1p+0};
 // ndtri's three pieces (P; see ndtri_v): max rel. errors 7.7e-17, 1.7e-17, 3.4e-17
@@ -60,13 +60,6 @@ inline constexpr double kErfMidD[] = {
     0x1.291aa45962c29p-4, -0x1.c2f218917ac1bp-4, 0x1.428da06b81998p-3,
     -0x1.d4943852775dep-3, 0x1.e16a3caff3c6ep-2};
 
-// kErfMidM: degree 14 in t, max rel. error 4.9e-10 on [-1, 1]
-inline constexpr double kErfMidM[] = {
-    0x1.a6dce2760ea5ep-17, -0x1.76a81f01907b4p-15, 0x1.ac222031a6523p-14,
-    -0x1.3d25a3c56aee0p-12, 0x1.d792ec5b6c3e6p-11, -0x1.31c4f51022218p-9,
-    0x1.6a5558275ca55p-8, -0x1.8c20c90de0809p-7, 0x1.8b9bad4d108acp-6,
-    -0x1.6758661320da6p-5, 0x1.291a9c8e64ff4p-4, -0x1.c2f1f9c39293cp-4,
-    0x1.428da08643a7ep-3, -0x1.d49438bc40da6p-3, 0x1.e16a3caff3c6ep-2};
 
 // kErfcxD: degree 26 in t, max rel. error 3.1e-16 on [-1, 1]
 inline constexpr double kErfcxD[] = {
