@@ -64,15 +64,14 @@ AC_EG_INVERSE(Erfcinv, eg::erfcinv_v, eg::erfcinv, (x > T(1e-300)) & (x < T(2)))
 AC_EG_INVERSE(Ndtri, eg::ndtri_v, eg::ndtri, (x > T(1e-300)) & (x < T(1)))
 #undef AC_EG_INVERSE
 // erfinv has its own float kernel (the others' float results come from the double one).
+// (float: erfinv_f takes every input, no fallback; double: the endpoints, 0 and NaN take the
+// scalar function.)
 struct Erfinv {
   AC_EG_FAST static float apply(float x) { return eg::erfinv_f(x); }
   AC_EG_FAST static double apply(double x) { return eg::erfinv_v(x); }
-  template <class T> AC_EG_FAST static bool needs_exact(T x) {
-    return !((x > T(-1)) & (x < T(1)) & (x != T(0)));
-  }
-  template <class T> static T exact(T x) {
-    return needs_exact(x) ? static_cast<T>(eg::erfinv(static_cast<double>(x))) : apply(x);
-  }
+  AC_EG_FAST static bool needs_exact(double x) { return !((x > -1.0) & (x < 1.0) & (x != 0.0)); }
+  static void needs_exact(float) = delete;
+  static double exact(double x) { return needs_exact(x) ? eg::erfinv(x) : apply(x); }
 };
 AC_EG_UNARY(NdtriExp, eg::ndtri_exp)
 

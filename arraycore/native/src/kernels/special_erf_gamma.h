@@ -317,7 +317,10 @@ AC_EG_VEC double erfinv_v(double x) {  // 0 < |x| < 1
 // below 1/(2w) in the tail and 0.3 near 0).  Max 2.1 ulp measured (3e6 points); the same
 // polynomials in double gave 1.0 ulp at twice the time.  (Estrin's scheme instead of
 // Horner's: 3.7 ulp and slower, the loop is bound by throughput, not latency.)
-AC_EG_VEC float erfinv_f(float x) {  // |x| < 1
+// Every input, so the float loop needs no fallback scan: |x| > 1, +-inf and NaN make
+// 1 - x^2 negative or NaN and the log NaN; +-1 give +-inf by a select; +0 is added so that
+// -0 gives +0 (SciPy).
+AC_EG_VEC float erfinv_f(float x) {
   const float w = -simd_math::log(simd_math::detail::fma(-x, x, 1.0f));
   const bool hi = w >= 5.0f;
   const float t = w - (hi ? 11.0f : 0.0f);
@@ -326,7 +329,8 @@ AC_EG_VEC float erfinv_f(float x) {  // |x| < 1
 #pragma GCC unroll 16
   for (int i = 1; i < 11; ++i)
     r = simd_math::detail::fma(r, t, hi ? kErfinvF[1][i] : kErfinvF[0][i]);
-  return x * r;
+  const float inf = std::numeric_limits<float>::infinity();
+  return select_bits(std::fabs(x) == 1.0f, std::copysign(inf, x), x * r + 0.0f);
 }
 // erfcinv(y) = -ndtri(y/2)/sqrt 2 (y/2 exact).
 AC_EG_VEC double erfcinv_v(double y) {  // 0 < y < 2
