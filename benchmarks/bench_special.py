@@ -70,7 +70,9 @@ FUNCTIONS = {
     "gammainc": ([_u(0.1, 20), _u(0, 30)], "special.gammainc", "gammainc"),
     "gammaincc": ([_u(0.1, 20), _u(0, 30)], "special.gammaincc", "gammaincc"),
     "betainc": ([_u(0.1, 20), _u(0.1, 20), _u(0, 1)], None, "betainc"),
-    "exp1": ([_u(0.01, 30)], None, "exp1"),
+    # (JAX's exp1 is left out: eager, it takes 39 us per element (3.9 s per 1e5 float32 on
+    # the Cascade Lake machine, 2026-11-28), which stalls the whole run; see NOTES)
+    "exp1": ([_u(0.01, 30)], None, None),
     "expi": ([_u(-30, 30)], None, "expi"),
     "expn": ([_ints(0, 10), _u(0.01, 30)], None, "expn"),
     "spence": ([_u(0, 10)], None, "spence"),
@@ -84,6 +86,12 @@ FUNCTIONS = {
     "exp2": ([_u(-50, 50)], "special.exp2", None),
     "exp10": ([_u(-30, 30)], None, None),
     "cbrt": ([_u(-100, 100)], None, None),
+}
+
+# Printed with the case (things measured outside the interleaved run).
+NOTES = {
+    "exp1": "JAX not timed: jax.scipy.special.exp1 takes ~39 us/element eagerly (1e5 float32: "
+            "3.9 s), 1000x the others",
 }
 
 # torch's orthogonal polynomials: (x, n) with a scalar n
@@ -155,7 +163,7 @@ def build_cases(quick: bool = False):
         if only and name not in only:
             continue
         for dt in dtypes:
-            cases.append(_case(name, s, tp, jn, dt, n, rng))
+            cases.append(_case(name, s, tp, jn, dt, n, rng, note=NOTES.get(name, "")))
     return cases
 
 

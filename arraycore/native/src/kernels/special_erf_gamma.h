@@ -66,31 +66,10 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 inline constexpr double kPsiRootHi = 0x1.762d86356be3fp+0;
 inline constexpr double kPsiRootLo = 0x1.b86a722197829p-54;
 
-// Horner's rule, highest degree first (polevl order), fully unrolled so that loops over it
-// vectorize (GCC leaves a long inner loop rolled, and then the outer loop cannot vectorize).
-template <class T, class C, std::size_t N>
-AC_EG_VEC T poly(T x, const C (&c)[N]) {
-  T r = static_cast<T>(c[0]);
-#pragma GCC unroll 64
-  for (std::size_t i = 1; i < N; ++i) r = simd_math::detail::fma(r, x, static_cast<T>(c[i]));
-  return r;
-}
-
-// c ? a : b on the bit patterns.  A floating-point select whose operand is computed only for
-// it gets that computation sunk into a branch by GCC (floating-point ops may trap), which then
-// blocks vectorization; integer selects are if-converted freely.
-AC_EG_VEC double select_bits(bool c, double a, double b) {
-  const uint64_t m = 0 - static_cast<uint64_t>(c);
-  return simd_math::detail::bit_cast<double>(
-      (simd_math::detail::bit_cast<uint64_t>(a) & m) |
-      (simd_math::detail::bit_cast<uint64_t>(b) & ~m));
-}
-AC_EG_VEC float select_bits(bool c, float a, float b) {
-  const uint32_t m = 0 - static_cast<uint32_t>(c);
-  return simd_math::detail::bit_cast<float>(
-      (simd_math::detail::bit_cast<uint32_t>(a) & m) |
-      (simd_math::detail::bit_cast<uint32_t>(b) & ~m));
-}
+// poly (Horner, fully unrolled) and select_bits (a bit blend) are special_common.h's; the
+// kernels call them as eg::poly, eg::select_bits.
+using special::poly;
+using special::select_bits;
 
 inline bool is_nonpos_int(double x) { return x <= 0 && x == std::floor(x); }
 inline bool is_int(double x) { return x == std::floor(x); }

@@ -12,8 +12,8 @@
 //   Ei(x), 0 < x <= 40  gamma + ln x + sum_{k>=1} x^k / (k k!)                 (A&S 5.1.10)
 //   Ei(x), x > 40       e^x / x sum_k k! / x^k, truncated at its smallest term (A&S 5.1.51)
 //   Ei(-x) = -E1(x)
-// The vectorized main path of exp1 (and of expi for x < 0) is in
-// special_integrals_polynomials_expint_fast.h.
+// Float32 exp1 has a branch-free kernel (exp1_f below); double results and the other
+// functions are scalar.
 #include <cmath>
 #include <cstdint>
 
@@ -86,6 +86,27 @@ inline double exp1_d(double x) {
   return expn_cf(1, x);
 }
 
+// Float32 exp1, branch-free in double (tools/gen_special_expint_coeffs.py):
+//   x <= 1: -gamma - ln x + x S(x), S the Taylor series through k = 13 (A&S 5.1.11);
+//   x > 1:  e^-x G(t)/x, x e^x E1(x) = G(t), t = (x - 2)/(x + 2), degree 12 (5.2e-10) on
+//           [1, 100], beyond which E1 underflows in float (x is clamped there; e^-x takes the
+//           true x, so +inf gives 0).
+// One division: 1/(x (x + 2)) gives both 1/x and 1/(x + 2).  0 gives +inf and x < 0 NaN
+// through the log, NaN passes through.
+inline constexpr double kE1G[] = {-0x1.1f67cca96a34fp-11, 0x1.840c1ce286b9bp-9, -0x1.cbc7fda4b27dap-8, 0x1.5a900840670e5p-7, -0x1.a550106d06795p-7, 0x1.014be6f588ad1p-6, -0x1.4997a2cf158fdp-6, 0x1.ca436feaed8e0p-6, -0x1.3eae2d74418f1p-5, 0x1.0aee23037416fp-4, -0x1.9fe945a3fd7fcp-4, 0x1.58018b8dff78dp-2, 0x1.7200210193af9p-1};
+inline constexpr double kE1S[] = {0x1.b2a2edd1e100cp-37, -0x1.7e9213ff67620p-33, 0x1.390327a26bdbdp-29, -0x1.d96e5f25a9894p-26, 0x1.48c5892f7cd83p-22, -0x1.a01a01a01a01ap-19, 0x1.db8b6f9266dd5p-16, -0x1.e573ac901e574p-13, 0x1.b4e81b4e81b4fp-10, -0x1.5555555555555p-7, 0x1.c71c71c71c71cp-5, -0x1.0000000000000p-2, 0x1.0000000000000p+0};
+
+[[gnu::always_inline]] inline float exp1_f(float xf) {
+  const double x = xf;
+  const bool small = x <= 1.0;  // (NaN: the large form, NaN)
+  const double s = -kEulerGamma - simd_math::log(x) + x * poly(x, kE1S);
+  const double xc = small ? 1.0 : (x < 100.0 ? x : 100.0);
+  const double inv = 1.0 / (xc * (xc + 2.0));
+  const double t = (xc - 2.0) * (xc * inv);
+  const double l = simd_math::exp(-x) * poly(t, kE1G) * ((xc + 2.0) * inv);
+  return static_cast<float>(select_bits(small, s, l));
+}
+
 // Ei(x) for x > 0.
 inline double ei_positive(double x) {
   if (x == kInf<double>) return x;
@@ -141,8 +162,8 @@ namespace {
 namespace ip = special::integrals_polynomials;
 
 struct Exp1 {
-  template <class T>
-  static T apply(T x) { return static_cast<T>(ip::exp1_d(static_cast<double>(x))); }
+  [[gnu::always_inline]] static float apply(float x) { return ip::exp1_f(x); }
+  static double apply(double x) { return ip::exp1_d(x); }
 };
 struct Expi {
   template <class T>

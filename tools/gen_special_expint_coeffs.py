@@ -1,0 +1,52 @@
+"""Coefficients of the float32 exp1 kernel (special_integrals_polynomials_expint.cpp).
+
+    python tools/gen_special_expint_coeffs.py            # prints the C++ tables
+
+x > 1:  x e^x E1(x) = G(t), t = (x - 2)/(x + 2), x in [1, 100] (E1 underflows in float32
+        beyond 98.8): one polynomial of degree 12, relative minimax by Lawson's reweighting
+        of least squares in double against mpmath (40 digits).
+x <= 1: E1(x) = -gamma - ln x + x S(x), S the Taylor series sum_{k>=1} (-1)^(k+1) x^(k-1) /
+        (k k!) (A&S 5.1.11) truncated after k = 13 (next term < 1e-11 at x = 1): exact
+        rational coefficients, rounded.
+"""
+import mpmath as mp
+import numpy as np
+
+mp.mp.dps = 40
+
+
+def g_table():
+    K, X0, X1, deg, M = 2.0, 1.0, 100.0, 12, 1500
+    t0, t1 = (X0 - K) / (X0 + K), (X1 - K) / (X1 + K)
+    k = np.arange(M)
+    ts = (t0 + t1) / 2 - (t1 - t0) / 2 * np.cos(np.pi * (k + 0.5) / M)
+
+    def g(t):
+        x = K * (1 + mp.mpf(t)) / (1 - mp.mpf(t))
+        return x * mp.exp(x) * mp.e1(x)
+    f = np.array([float(g(t)) for t in ts])
+    A = np.vander(ts, deg + 1, increasing=True)
+    w, best = np.ones(M), None
+    for _ in range(80):
+        sw = np.sqrt(w) / f
+        c = np.linalg.lstsq(A * sw[:, None], f * sw, rcond=None)[0]
+        err = np.abs(A @ c / f - 1)
+        if best is None or err.max() < best[0]:
+            best = (err.max(), c)
+        w = w * err / err.mean()
+    err, c = best
+    vals = ", ".join(float(v).hex() for v in reversed(c))
+    return (f"// x e^x E1(x) = G(t), t = (x - 2)/(x + 2), x in [1, 100]: degree {deg}, max rel. "
+            f"error {err:.1e}\ninline constexpr double kE1G[] = {{{vals}}};\n")
+
+
+def s_table():
+    c = [mp.mpf(-1) ** (k + 1) / (k * mp.factorial(k)) for k in range(1, 14)]
+    vals = ", ".join(float(v).hex() for v in reversed(c))
+    return ("// S(x) = sum_{k=1}^{13} (-1)^(k+1) x^(k-1)/(k k!), E1(x) = -gamma - ln x + x S(x)\n"
+            f"inline constexpr double kE1S[] = {{{vals}}};\n")
+
+
+if __name__ == "__main__":
+    print(g_table())
+    print(s_table())
