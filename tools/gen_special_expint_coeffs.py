@@ -3,14 +3,20 @@
     python tools/gen_special_expint_coeffs.py            # prints the C++ tables
 
 x > 1:  x e^x E1(x) = G(t), t = (x - 2)/(x + 2), x in [1, 100] (E1 underflows in float32
-        beyond 98.8): one polynomial of degree 12, relative minimax by Lawson's reweighting
-        of least squares in double against mpmath (40 digits).
+        beyond 98.8): one polynomial of degree 12, relative minimax (fit_poly: Lawson's
+        reweighting of least squares in double) against mpmath (40 digits).
 x <= 1: E1(x) = -gamma - ln x + x S(x), S the Taylor series sum_{k>=1} (-1)^(k+1) x^(k-1) /
         (k k!) (A&S 5.1.11) truncated after k = 13 (next term < 1e-11 at x = 1): exact
         rational coefficients, rounded.
 """
+import os
+import sys
+
 import mpmath as mp
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_special_rational_coeffs import fit_poly  # noqa: E402
 
 mp.mp.dps = 40
 
@@ -25,16 +31,7 @@ def g_table():
         x = K * (1 + mp.mpf(t)) / (1 - mp.mpf(t))
         return x * mp.exp(x) * mp.e1(x)
     f = np.array([float(g(t)) for t in ts])
-    A = np.vander(ts, deg + 1, increasing=True)
-    w, best = np.ones(M), None
-    for _ in range(80):
-        sw = np.sqrt(w) / f
-        c = np.linalg.lstsq(A * sw[:, None], f * sw, rcond=None)[0]
-        err = np.abs(A @ c / f - 1)
-        if best is None or err.max() < best[0]:
-            best = (err.max(), c)
-        w = w * err / err.mean()
-    err, c = best
+    err, c = fit_poly(ts, f, deg, iters=80)
     vals = ", ".join(float(v).hex() for v in reversed(c))
     return (f"// x e^x E1(x) = G(t), t = (x - 2)/(x + 2), x in [1, 100]: degree {deg}, max rel. "
             f"error {err:.1e}\ninline constexpr double kE1G[] = {{{vals}}};\n")

@@ -77,6 +77,29 @@ def fit_rational_mp(u, f, p_deg, q_deg, iters=15):
     return best
 
 
+def fit_poly(t, f, deg, relative=True, iters=60):
+    """Polynomial minimax fit by Lawson's reweighting of least squares in double: returns
+    (max error, coefficients lowest degree first); the error is relative to f, or absolute
+    with relative=False."""
+    A = np.vander(t, deg + 1, increasing=True)
+    w, best = np.ones(len(t)), None
+    scale = np.abs(f) if relative else np.ones(len(t))
+    for _ in range(iters):
+        sw = np.sqrt(w) / scale
+        c = np.linalg.lstsq(A * sw[:, None], f * sw, rcond=None)[0]
+        err = np.abs(A @ c / f - 1) if relative else np.abs(A @ c - f)
+        if best is None or err.max() < best[0]:
+            best = (err.max(), c)
+        w = w * err / err.mean()
+    return best
+
+
+def fma32(a, b, c):
+    """float32 FMA, as the kernels' float arithmetic: exact product and sum in double, one
+    rounding."""
+    return (a.astype(np.float64) * b + c).astype(np.float32)
+
+
 def table(name, coeffs, comment):
     vals = ", ".join(float(v).hex() for v in reversed(coeffs))  # highest degree first
     return f"// {comment}\ninline constexpr double {name}[] = {{{vals}}};\n"
@@ -100,17 +123,15 @@ def erfinv_f32():
         errs.append(np.max(np.abs(np.polyval(coef.astype(np.float64), w - c) / f - 1)))
         rows.append(coef)
 
-    def fma(a, b, c):  # float32 FMA: exact product and sum in double, one rounding
-        return (a.astype(np.float64) * b + c).astype(np.float32)
     x = np.concatenate([np.linspace(0, 1, 400001)[1:-1], 1 - 2.0 ** -np.arange(2, 24.5, 0.001),
                         2.0 ** -np.arange(1, 60, 0.01)]).astype(np.float32)
     x = np.unique(x[(x > 0) & (x < 1)])
-    w = -np.log(fma(-x, x, np.float32(1)))
+    w = -np.log(fma32(-x, x, np.float32(1)))
     hi = w >= 5
     t = (w - np.where(hi, np.float32(11), np.float32(0))).astype(np.float32)
     r = np.where(hi, rows[1][0], rows[0][0])
     for i in range(1, 11):
-        r = fma(r, t, np.where(hi, rows[1][i], rows[0][i]))
+        r = fma32(r, t, np.where(hi, rows[1][i], rows[0][i]))
     got = (x * r).astype(np.float64)
     ref = np.array([float(mp.erfinv(mp.mpf(float(v)))) for v in x[::50]])
     ulp = np.spacing(ref.astype(np.float32)).astype(np.float64)
@@ -205,37 +226,23 @@ def erf_f32_pieces():
     def cheb(a, b):
         return (a + b) / 2 - (b - a) / 2 * np.cos(np.pi * (k + 0.5) / M)
 
-    def lawson(t, f, deg, rel):
-        A = np.vander(t, deg + 1, increasing=True)
-        w, best = np.ones(len(t)), None
-        scale = np.abs(f) if rel else np.ones(len(t))
-        for _ in range(60):
-            sw = np.sqrt(w) / scale
-            c = np.linalg.lstsq(A * sw[:, None], f * sw, rcond=None)[0]
-            err = np.abs(A @ c - f) / scale
-            if best is None or err.max() < best[0]:
-                best = (err.max(), c)
-            w = w * err / err.mean()
-        return best
     ss = cheb(0.0, 2.25)
     f1 = np.array([float(mp.erf(mp.sqrt(v)) / mp.sqrt(v)) for v in ss])
-    e1, p = lawson(ss - 1.125, f1, 8, True)
+    e1, p = fit_poly(ss - 1.125, f1, 8)
     xs = cheb(1.5, 3.92)
-    e2, q = lawson(xs - 2.71, np.array([float(mp.erfc(v)) for v in xs]), 12, False)
+    e2, q = fit_poly(xs - 2.71, np.array([float(mp.erfc(v)) for v in xs]), 12, relative=False)
     p, q = p.astype(np.float32), q.astype(np.float32)
 
-    def fma(a, b, c):
-        return (a.astype(np.float64) * b + c).astype(np.float32)
     x = np.concatenate([np.linspace(0, 3.92, 400001), 2.0 ** -np.arange(1, 60, 0.01)])
     x = np.unique(x.astype(np.float32))
     r1 = np.full_like(x, p[-1])
     t1 = (x * x - np.float32(1.125)).astype(np.float32)
     for c in p[-2::-1]:
-        r1 = fma(r1, t1, c)
+        r1 = fma32(r1, t1, c)
     r2 = np.full_like(x, q[-1])
     t2 = (x - np.float32(2.71)).astype(np.float32)
     for c in q[-2::-1]:
-        r2 = fma(r2, t2, c)
+        r2 = fma32(r2, t2, c)
     got = np.where(x < 1.5, x * r1, np.float32(1) - r2).astype(np.float64)
     sel = slice(None, None, 40)
     ref = np.array([float(mp.erf(mp.mpf(float(v)))) for v in x[sel]])
