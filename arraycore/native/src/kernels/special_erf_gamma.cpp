@@ -51,7 +51,7 @@ AC_EG_UNARY_FAST(LogNdtr, eg::log_ndtr_v)
 #define AC_EG_INVERSE(Name, fast, slow, inside)                          \
   struct Name {                                                          \
     template <class T> AC_EG_FAST static T apply(T x) {                  \
-      return static_cast<T>(fast(static_cast<double>(x)));               \
+      return static_cast<T>(fast<std::is_same_v<T, double>>(static_cast<double>(x))); \
     }                                                                    \
     template <class T> AC_EG_FAST static bool needs_exact(T x) { return !(inside); } \
     template <class T> static T exact(T x) { /* same bits as apply inside */ \

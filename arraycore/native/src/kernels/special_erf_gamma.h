@@ -85,6 +85,35 @@ AC_EG_VEC double erfcx_pos_v(double x) {
   return 0.5 * poly(t, kErfcxD) / (x + 0.5);
 }
 
+// Reciprocal and square root of a double without vdivpd/vsqrtpd (on Skylake-class cores a
+// 512-bit double division or square root costs 2-4x its float counterpart and covers half
+// the lanes): a float seed (24 bits), then Newton steps in double.  recip_fast: two steps
+// (24 -> 48 -> full bits), within 1 ulp; sqrt_fast: one rsqrt step (48 bits) and one
+// correction of the root, within 1 ulp.  The argument must convert to a normal float
+// (2^-126 <= |d| < 2^128): the callers' arguments are bounded.
+AC_EG_VEC double recip_fast(double d) {
+  double y = 1.0f / static_cast<float>(d);
+  y = simd_math::detail::fma(y, simd_math::detail::fma(-d, y, 1.0), y);
+  return simd_math::detail::fma(y, simd_math::detail::fma(-d, y, 1.0), y);
+}
+AC_EG_VEC double sqrt_fast(double a) {  // a > 0
+  const double y0 = 1.0f / std::sqrt(static_cast<float>(a));
+  const double y = y0 * simd_math::detail::fma(-0.5 * a * y0, y0, 1.5);  // 1/sqrt(a)
+  const double r = a * y;
+  return simd_math::detail::fma(0.5 * y, simd_math::detail::fma(-r, r, a), r);
+}
+
+// erfcx_pos_v for the callers that multiply it by exp(-x^2) (erfc, ndtr): x is clamped at
+// 40 (the product is 0 from 27.3 on, and exp_mx2_v's own clamp loses a NaN, which passes
+// here), and the two divisions become one float-seeded reciprocal of their product.
+AC_EG_VEC double erfcx_pos_clamped_v(double x) {
+  const double xc = select_bits(x > 40.0, 40.0, x);  // (a ?: clamp here stops vectorization)
+  const double a = xc + 3.75, b = xc + 0.5;
+  const double inv = recip_fast(a * b);
+  const double t = 1.0 - 7.5 * (b * inv);
+  return 0.5 * poly(t, kErfcxD) * (a * inv);
+}
+
 // exp(-x^2) for x >= 0 with x^2 = hi + lo exactly (fma), so the large argument carries no
 // rounding error: exp(-hi) (1 - lo).  x is clamped at 40 (the result is 0 beyond 27.3).
 // (The clamp is applied to the square and its error term, not to x: a clamp followed by
@@ -115,7 +144,7 @@ AC_EG_VEC double erf_small_v(double x) {
 // erfc(|x|) (relative accuracy for every x, underflowing to 0 beyond 27.3).
 AC_EG_VEC double erfc_abs_v(double x) {
   const double ax = std::fabs(x);
-  return exp_mx2_v(ax) * erfcx_pos_v(ax);
+  return exp_mx2_v(ax) * erfcx_pos_clamped_v(ax);
 }
 
 AC_EG_VEC double erf_v(double x) {
@@ -198,7 +227,7 @@ AC_EG_VEC double ndtr_tail_v(double x) {  // erfc(|x|/sqrt 2)/2
   const double hi = select_bits(ok, h0, 3200.0);
   const double lo = select_bits(ok, l0, 0.0);
   const double e = simd_math::exp(-0.5 * hi) * (1.0 - 0.5 * lo);
-  return 0.5 * e * erfcx_pos_v(ax * kInvSqrt2);
+  return 0.5 * e * erfcx_pos_clamped_v(ax * kInvSqrt2);
 }
 AC_EG_VEC double ndtr_v(double x) {
   const double h = ndtr_tail_v(x);
@@ -207,13 +236,18 @@ AC_EG_VEC double ndtr_v(double x) {
 
 // log_ndtr: x < 0: log(erfc(z)/2) = -x^2/2 - ln 2 + log(erfcx(z)), z = -x/sqrt 2 (no
 // underflow for any x); x >= 0: log1p(-erfc(z)/2).
+// One erfcx serves both sides (ndtr_tail_v's form, unclamped: the x < 0 side needs it for
+// every x).
 AC_EG_VEC double log_ndtr_v(double x) {
-  const double pos = simd_math::log1p(-ndtr_tail_v(x));
+  const double ex = erfcx_pos_v(std::fabs(x) * kInvSqrt2);
   const double h0 = x * x;
   const double l0 = simd_math::detail::fma(x, x, -h0);
+  const bool ok = h0 < 3200.0;
+  const double e = simd_math::exp(-0.5 * select_bits(ok, h0, 3200.0)) *
+                   (1.0 - 0.5 * select_bits(ok, l0, 0.0));
+  const double pos = simd_math::log1p(-0.5 * e * ex);
   const double lo = select_bits(h0 < kInf, l0, 0.0);
-  const double neg = (-0.5 * h0 - kLn2) +
-                     (-0.5 * lo + simd_math::log(erfcx_pos_v(std::fabs(x) * kInvSqrt2)));
+  const double neg = (-0.5 * h0 - kLn2) + (-0.5 * lo + simd_math::log(ex));
   return select_bits(x < 0, neg, pos);  // NaN: pos is NaN
 }
 
@@ -253,13 +287,15 @@ inline double erfcinv_tail_log(double L) {
 
 // Branch-free forms for loops over open domains; the callers pick the branch by a select and
 // leave the endpoints and NaN to the scalar functions (needs_exact).
-AC_EG_VEC double erfinv_central_v(double x) {  // |x| <= 0.5: the fit alone is exact
-  return x * poly(8.0 * (x * x) - 1.0, kErfinvCentralD);
-}
 // ndtri on (0, 1) from three rational fits of degree 7/7 (kNdtriP; the pieces of Wichura's
 // AS241), every lane through one Horner pass with its piece's coefficients selected: no
-// iteration.  Max relative error of the fits 8e-17; the lanes of the tails pay for a log and
-// a sqrt, the central ones for a division only.
+// iteration.  Max relative error of the fits 8e-17.  ndtri_ratio_v takes q = p - 1/2 and
+// m = min(p, 1 - p), both exact for its callers, and returns the fit R: ndtri = q R on the
+// central piece (|q| <= 0.425), +-R in the tails.  Every lane pays for the tails' log and
+// square root, so for double results those and the division are float-seeded (sqrt_fast,
+// recip_fast: erfinv 10.6 -> 8.9 ms per 1e6 on a Cascade Lake); float results (Seeded =
+// false) keep vsqrtpd/vdivpd, which measured 20% faster there than the seeds' conversions
+// on twice the registers.
 template <std::size_t N>
 AC_EG_VEC double poly_piece3(double u, bool one, bool two, const double (&c)[3][N]) {
   double r = select_bits(two, c[2][0], select_bits(one, c[1][0], c[0][0]));
@@ -268,26 +304,34 @@ AC_EG_VEC double poly_piece3(double u, bool one, bool two, const double (&c)[3][
     r = simd_math::detail::fma(r, u, select_bits(two, c[2][i], select_bits(one, c[1][i], c[0][i])));
   return r;
 }
-AC_EG_VEC double ndtri_v(double p) {  // 0 < p < 1
-  const double q = p - 0.5;
-  const bool central = std::fabs(q) <= 0.425;
-  const double tail = select_bits(central, 0.25, select_bits(q < 0, p, 1.0 - p));
-  const double r = std::sqrt(-simd_math::log(tail));
+template <bool Seeded>
+AC_EG_VEC double ndtri_ratio_v(double q, double m, bool central) {
+  const double tail = select_bits(central, 0.25, m);
+  const double l = -simd_math::log(tail);  // in [0.69, 691]
+  const double r = Seeded ? sqrt_fast(l) : std::sqrt(l);
   const bool one = !central & (r <= 5.0);
   const bool two = !central & (r > 5.0);
   const double u = select_bits(central, 1.0 - q * q * (1.0 / 0.180625),
                                select_bits(two, (r - 5.0) * (1.0 / 22.3), (r - 1.6) * (1.0 / 3.4)));
-  const double ratio = poly_piece3(u, one, two, kNdtriP) / poly_piece3(u, one, two, kNdtriQ);
+  const double num = poly_piece3(u, one, two, kNdtriP);
+  const double den = poly_piece3(u, one, two, kNdtriQ);
+  return Seeded ? num * recip_fast(den) : num / den;
+}
+template <bool Seeded = true>
+AC_EG_VEC double ndtri_v(double p) {  // 0 < p < 1
+  const double q = p - 0.5;
+  const bool central = std::fabs(q) <= 0.425;
+  const double ratio = ndtri_ratio_v<Seeded>(q, select_bits(q < 0, p, 1.0 - p), central);
   return select_bits(central, q * ratio, select_bits(q < 0, -ratio, ratio));
 }
-// erfinv(x) = ndtri((1 + x)/2)/sqrt 2, formed without rounding: |x| <= 1/2 has its own fit in
-// x (the ndtri form would round 1 + x); beyond, (1 - |x|)/2 is exact.
+// erfinv(x) = ndtri((1 + x)/2)/sqrt 2 with q = x/2 and m = (1 - |x|)/2, both exact (1 + x
+// is never formed); the central piece as x (R/(2 sqrt 2)), which keeps subnormal x exact.
 AC_EG_VEC double erfinv_v(double x) {  // 0 < |x| < 1
   const double ax = std::fabs(x);
-  const bool central = ax <= 0.5;
-  const double zc = erfinv_central_v(select_bits(central, x, 0.25));
-  const double zt = -kInvSqrt2 * ndtri_v(select_bits(central, 0.25, 0.5 * (1.0 - ax)));
-  return select_bits(central, zc, std::copysign(zt, x));
+  const bool central = ax <= 0.85;
+  const double ratio = ndtri_ratio_v<true>(0.5 * x, 0.5 * (1.0 - ax), central);
+  return select_bits(central, x * (ratio * (0.5 * kInvSqrt2)),
+                     std::copysign(ratio * kInvSqrt2, x));
 }
 // erfinv for float results, in float (16 lanes): x P_k(w - c_k), w = -ln(1 - x^2), two
 // degree-10 polynomials selected per lane (kErfinvF: w < 5 about 0, w >= 5 about 11; the
@@ -312,8 +356,9 @@ AC_EG_VEC float erfinv_f(float x) {
   return select_bits(std::fabs(x) == 1.0f, std::copysign(inf, x), x * r + 0.0f);
 }
 // erfcinv(y) = -ndtri(y/2)/sqrt 2 (y/2 exact).
+template <bool Seeded = true>
 AC_EG_VEC double erfcinv_v(double y) {  // 0 < y < 2
-  return -kInvSqrt2 * ndtri_v(0.5 * y);
+  return -kInvSqrt2 * ndtri_v<Seeded>(0.5 * y);
 }
 
 inline double erfinv(double x) {

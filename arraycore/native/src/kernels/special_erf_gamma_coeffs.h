@@ -13,7 +13,6 @@
 //                249-253, "Chebyshev approximation of (1+2x) exp(x^2) erfc x in 0 <= x < inf")
 //   kLgamma23*:  lgamma(2 + p)/p,   p = 0.75 t + 0.25 in [-0.5, 1]
 //   kPsiRootD:   psi(x)/(x - x0),   x - x0 = 0.3 t, x0 the positive zero of psi
-//   kErfinvCentral*: erfinv(x)/x,   x^2 = (t + 1)/8 in [0, 1/4]
 #pragma once
 
 namespace arraycore::native::special::erf_gamma {
@@ -100,21 +99,6 @@ inline constexpr double kPsiRootD[] = {
     -0x1.e6b23ee504c82p-18, 0x1.2a73df9579016p-15, -0x1.6fef4812ccbd7p-13,
     0x1.c9e661fd4f4c3p-11, -0x1.22178f12efa73p-8, 0x1.7d2c646f54ca8p-6,
     -0x1.10089ff9942e2p-3, 0x1.ef72bc8ee38acp-1};
-
-// kErfinvCentralD: degree 16 in t, max rel. error 1.1e-16 on [-1, 1]
-inline constexpr double kErfinvCentralD[] = {
-    0x1.190d76e8757e7p-51, 0x1.076a6cbe4642dp-48, 0x1.cabecb33cc540p-46,
-    0x1.b29e0246151a0p-43, 0x1.9f5d7cdf02914p-40, 0x1.8ee0c664d5ca1p-37,
-    0x1.825e224ac1256p-34, 0x1.7a31d739b15abp-31, 0x1.76f88a4e37a3dp-28,
-    0x1.79cf268b5996bp-25, 0x1.84ae113ef58e2p-22, 0x1.9b356de903296p-19,
-    0x1.c499564b13816p-16, 0x1.08877d2b57599p-12, 0x1.56a033eae079cp-9,
-    0x1.12fc00eac5523p-5, 0x1.d5b68cab21ed6p-1};
-
-// kErfinvCentralF: degree 8 in t, max rel. error 3.4e-12 on [-1, 1]
-inline constexpr double kErfinvCentralF[] = {
-    0x1.84e76b3f42b57p-28, 0x1.8770e421ba233p-25, 0x1.8483ef258b349p-22,
-    0x1.9b0c36a73c503p-19, 0x1.c49985449dc35p-16, 0x1.08879424d1e83p-12,
-    0x1.56a033e3d25dep-9, 0x1.12fc00e752019p-5, 0x1.d5b68cab21ed6p-1};
 
 
 }  // namespace arraycore::native::special::erf_gamma
