@@ -1,9 +1,9 @@
-"""Build and run the standalone accuracy checker for simd_math.h.
+"""Build and run the standalone accuracy checkers of the vector math headers.
 
-The checker (tests/native/simd_math_check.cpp) exits non-zero when a
-function exceeds its ulp limit or gets a special value wrong. It is built
-several ways because the header must be accurate (and, for the engine,
-vectorizable) with and without FMA contraction and with and without AVX2.
+Each checker (tests/native/*_check.cpp on the shared harness ulp_check.h) exits non-zero
+when a function exceeds its ulp limit or gets a special value wrong. Each is built several
+ways because the headers must be accurate (and, for the engine, vectorizable) with and
+without FMA contraction and with and without AVX2.
 """
 import os
 import shutil
@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SRC = ROOT / "tests" / "native" / "simd_math_check.cpp"
+NATIVE = ROOT / "tests" / "native"
+# one checker per header: simd_math.h + simd_trig.h, simd_atrig.h, simd_hyperbolic.h
+CHECKERS = sorted(p.stem for p in NATIVE.glob("simd_*_check.cpp"))
 INCLUDE = ROOT / "arraycore" / "native" / "src"
 CXX = os.environ.get("CXX", "g++")
 
@@ -29,10 +31,12 @@ FLAG_SETS = {
 }
 
 
+@pytest.mark.parametrize("checker", CHECKERS)
 @pytest.mark.parametrize("name", list(FLAG_SETS))
-def test_simd_math_accuracy(name, tmp_path):
-    exe = tmp_path / f"simd_math_check_{name}"
-    cmd = [CXX, *FLAG_SETS[name], "-I", str(INCLUDE), str(SRC), "-o", str(exe)]
+def test_simd_math_accuracy(checker, name, tmp_path):
+    exe = tmp_path / f"{checker}_{name}"
+    cmd = [CXX, *FLAG_SETS[name], "-I", str(INCLUDE), str(NATIVE / f"{checker}.cpp"),
+           "-o", str(exe)]
     build = subprocess.run(cmd, capture_output=True, text=True)
     if build.returncode != 0 and "-march=native" in cmd:
         pytest.skip(f"compiler rejected flags: {build.stderr[-500:]}")
@@ -48,6 +52,8 @@ def test_simd_math_accuracy(name, tmp_path):
 VEC_SRC = """
 #include "simd_math.h"
 #include "simd_trig.h"
+#include "simd_atrig.h"
+#include "simd_hyperbolic.h"
 #include <cstdint>
 namespace sm = arraycore::native::simd_math;
 #define K(name, T, f) void name(const T* a, T* o, int64_t n) { for (int64_t i = 0; i < n; i++) o[i] = sm::f(a[i]); }
@@ -65,6 +71,32 @@ K(k_sin_d, double, sin)
 K(k_cos_d, double, cos)
 K(k_expm1_d, double, expm1)
 K(k_log1p_d, double, log1p)
+// simd_atrig.h
+K(k_tan_f, float, tan)
+K(k_atan_f, float, atan)
+K(k_asin_f, float, asin)
+K(k_acos_f, float, acos)
+K(k_tan_d, double, tan)
+K(k_atan_d, double, atan)
+K(k_asin_d, double, asin)
+K(k_acos_d, double, acos)
+#pragma push_macro("K")
+#undef K
+#define K(name, T, f) void name(const T* a, const T* b, T* o, int64_t n) { for (int64_t i = 0; i < n; i++) o[i] = sm::f(a[i], b[i]); }
+K(k_atan2_f, float, atan2)
+K(k_atan2_d, double, atan2)
+#pragma pop_macro("K")
+// simd_hyperbolic.h
+K(k_sinh_f, float, sinh)
+K(k_cosh_f, float, cosh)
+K(k_asinh_f, float, asinh)
+K(k_acosh_f, float, acosh)
+K(k_atanh_f, float, atanh)
+K(k_sinh_d, double, sinh)
+K(k_cosh_d, double, cosh)
+K(k_asinh_d, double, asinh)
+K(k_acosh_d, double, acosh)
+K(k_atanh_d, double, atanh)
 """
 
 

@@ -5,43 +5,65 @@
 #include <complex>
 #include <type_traits>
 
+#include "../simd_atrig.h"
+#include "../simd_hyperbolic.h"
 #include "../simd_trig.h"
 #include "kernel_loops.h"
 
 namespace arraycore::native {
 namespace {
 
-// Real sin/cos: simd_math's vectorizable versions (float: computed in double; double: a
-// double-double reduction; both within 1 ulp) for |x| <= 2^20; beyond that, and for NaN,
-// libm (see HasExactFallback in kernel_loops.h).  Complex: libm.
-template <bool IsSin>
-struct SinCos {
+// Real sin/cos/tan: simd_math's vectorizable versions (float: computed in double; double: a
+// double-double reduction; sin/cos within 1 ulp, tan within 2) for |x| <= 2^20; beyond that,
+// and for NaN, libm (see HasExactFallback in kernel_loops.h).  Complex: libm.
+enum class TrigFn { kSin, kCos, kTan };
+template <TrigFn F>
+struct SinCosTan {
   template <class T> static T apply(T x) {
-    if constexpr (std::is_floating_point_v<T>)
-      return IsSin ? simd_math::sin(x) : simd_math::cos(x);
-    else
-      return IsSin ? std::sin(x) : std::cos(x);
+    if constexpr (std::is_floating_point_v<T>) {
+      if constexpr (F == TrigFn::kSin) return simd_math::sin(x);
+      else if constexpr (F == TrigFn::kCos) return simd_math::cos(x);
+      else return simd_math::tan(x);
+    } else {
+      return exact(x);
+    }
   }
   template <class T, class = std::enable_if_t<std::is_floating_point_v<T>>>
   static bool needs_exact(T x) {
     return !(std::fabs(x) <= T(simd_math::kTrigFastLimit));
   }
-  template <class T, class = std::enable_if_t<std::is_floating_point_v<T>>>
-  static T exact(T x) { return IsSin ? std::sin(x) : std::cos(x); }
+  template <class T> static T exact(T x) {
+    if constexpr (F == TrigFn::kSin) return std::sin(x);
+    else if constexpr (F == TrigFn::kCos) return std::cos(x);
+    else return std::tan(x);
+  }
 };
-using Sin = SinCos<true>;
-using Cos = SinCos<false>;
+using Sin = SinCosTan<TrigFn::kSin>;
+using Cos = SinCosTan<TrigFn::kCos>;
+using Tan = SinCosTan<TrigFn::kTan>;
 
-#define AC_STD_UNARY(Name, fn) \
-  struct Name { template <class T> static T apply(T x) { return std::fn(x); } };
-AC_STD_UNARY(Tan, tan)
-AC_STD_UNARY(Asin, asin)
-AC_STD_UNARY(Acos, acos)
-AC_STD_UNARY(Atan, atan)
-AC_STD_UNARY(Sinh, sinh)
-AC_STD_UNARY(Cosh, cosh)
-// Real tanh: simd_math::tanh (vectorizes; float: computed in double, correctly rounded on every
-// sampled input; double: <= 2 ulp).  Complex tanh(+-inf + i y), y finite: C99 gives +-1 + i 0 sin(2y), whose zero
+// The inverse trigonometric and the hyperbolic functions: simd_math's branch-free versions
+// for real input (simd_atrig.h, simd_hyperbolic.h: whole domain, special values as C99
+// Annex F), the C99 Annex G functions for complex.
+#define AC_SIMD_UNARY(Name, fn)                                              \
+  struct Name {                                                              \
+    template <class T> static T apply(T x) {                                 \
+      if constexpr (std::is_floating_point_v<T>) return simd_math::fn(x);    \
+      else return std::fn(x);                                                \
+    }                                                                        \
+  };
+AC_SIMD_UNARY(Asin, asin)
+AC_SIMD_UNARY(Acos, acos)
+AC_SIMD_UNARY(Atan, atan)
+AC_SIMD_UNARY(Sinh, sinh)
+AC_SIMD_UNARY(Cosh, cosh)
+AC_SIMD_UNARY(Asinh, asinh)
+AC_SIMD_UNARY(Acosh, acosh)
+AC_SIMD_UNARY(Atanh, atanh)
+#undef AC_SIMD_UNARY
+
+// Real tanh: simd_math::tanh (vectorizes; float: computed in float, within 1 ulp of the
+// correctly rounded result for every float; double: <= 2 ulp).  Complex tanh(+-inf + i y), y finite: C99 gives +-1 + i 0 sin(2y), whose zero
 // takes the sign of sin(2y) (negative for y = pi); the standard gives +-1 + 0j with the sign of
 // y.
 struct Tanh {
@@ -56,12 +78,8 @@ struct Tanh {
     return std::tanh(x);
   }
 };
-AC_STD_UNARY(Asinh, asinh)
-AC_STD_UNARY(Acosh, acosh)
-AC_STD_UNARY(Atanh, atanh)
-#undef AC_STD_UNARY
 
-struct Atan2 { template <class T> static T apply(T y, T x) { return std::atan2(y, x); } };
+struct Atan2 { template <class T> static T apply(T y, T x) { return simd_math::atan2(y, x); } };
 
 }  // namespace
 
