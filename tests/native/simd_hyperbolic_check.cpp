@@ -108,14 +108,10 @@ std::vector<T> pm(std::vector<T> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int64_t n = 4000000;
-    uint64_t stride = 97;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        if (a == "--n" && i + 1 < argc) n = std::atoll(argv[++i]);
-        else if (a == "--stride" && i + 1 < argc) stride = std::strtoull(argv[++i], nullptr, 10);
-        else { std::fprintf(stderr, "usage: %s [--n N] [--stride S]\n", argv[0]); return 2; }
-    }
+    const Options opt = parse_options(argc, argv);
+    if (!opt.ok) return 2;
+    const int64_t n = opt.n;
+    const uint64_t stride = opt.stride;
     std::mt19937_64 rng(20240607);
     bool ok = true;
 

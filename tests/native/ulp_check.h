@@ -188,4 +188,22 @@ std::vector<double> random_bits_d(std::mt19937_64& rng, int64_t n) {
     return v;
 }
 
+// The checkers' command line: --n N (random samples per function, default 4e6), --stride S
+// (float bit-pattern sweep stride, default 97; 1 = exhaustive).
+struct Options {
+    int64_t n = 4000000;
+    uint64_t stride = 97;
+    bool ok = true;
+};
+inline Options parse_options(int argc, char** argv) {
+    Options opt;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a == "--n" && i + 1 < argc) opt.n = std::atoll(argv[++i]);
+        else if (a == "--stride" && i + 1 < argc) opt.stride = std::strtoull(argv[++i], nullptr, 10);
+        else { std::fprintf(stderr, "usage: %s [--n N] [--stride S]\n", argv[0]); opt.ok = false; }
+    }
+    return opt;
+}
+
 }  // namespace ulp_check
