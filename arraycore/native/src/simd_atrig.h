@@ -370,14 +370,15 @@ AC_SIMD_INLINE double atan(double x) noexcept {
     const double a = detail::bit_cast<double>(ab);
     const bool big = a > 2.0;
     const bool mid = a > 0.5;     // (mid includes big)
-    const double n = detail::fma(a, big ? 0.0 : 1.0, mid ? -1.0 : 0.0);  // a, a - 1, -1
-    const double u = detail::bsel(mid, a, 0.0);
-    const double v = big ? 0.0 : 1.0;
+    const uint64_t mb = detail::mask64(big), mm = detail::mask64(mid);
+    const double n = detail::fma(a, detail::msel(mb, 0.0, 1.0), detail::msel(mm, -1.0, 0.0));
+    const double u = detail::msel(mm, a, 0.0);
+    const double v = detail::msel(mb, 0.0, 1.0);
     const double dh = u + v;                                            // 1, a + 1, a
     const double bb = dh - u;
     const double dl = (u - (dh - bb)) + (v - bb);
-    const double khi = big ? detail::kPio2Hi : (mid ? detail::kPio4Hi : 0.0);
-    const double klo = big ? detail::kPio2Lo : (mid ? detail::kPio4Lo : 0.0);
+    const double khi = detail::msel(mb, detail::kPio2Hi, detail::msel(mm, detail::kPio4Hi, 0.0));
+    const double klo = detail::msel(mb, detail::kPio2Lo, detail::msel(mm, detail::kPio4Lo, 0.0));
     double res = detail::atan_core_d(n, dh, dl, khi, klo);
     res += x != x ? x : 0.0;  // NaN; res is never -0
     return __builtin_copysign(res, x);
@@ -468,13 +469,13 @@ AC_SIMD_INLINE double asin_acos_d(double x) noexcept {
     const double a = __builtin_fabs(x);
     const bool small = a <= 0.5;
     const double w = fma(-0.5, a, 0.5);           // exact for 1/2 <= a <= 1
-    const double wc = w < 0x1p-60 ? 0x1p-60 : w;
+    const double wc = bsel(w < 0x1p-60, 0x1p-60, w);
     const double y = rsqrt_newton<4>(wc);
     const double s = w * y;
     const double slo = fms_exact(s, s, w) * (0.5 * y);  // (w - s^2) / (2 s)
     const double g = bsel(small, a, s);
     const double zz = bsel(small, a * a, w);
-    const double glo = small ? 0.0 : slo;
+    const double glo = bsel(small, 0.0, slo);
     const double z2 = zz * zz, z4 = z2 * z2;
     const double lo = horner(zz, 0x1.5555555555556p-3, 0x1.3333333332e84p-4,
                              0x1.6db6db6e38804p-5, 0x1.f1c71c19d5417p-6,
@@ -494,15 +495,16 @@ AC_SIMD_INLINE double asin_acos_d(double x) noexcept {
         m = bit_cast<double>(bit_cast<uint64_t>(msel(sm, 1.0, 2.0)) |
                              ((sm ^ ng) & 0x8000000000000000ull));
     } else {
-        khi = small ? 0.0 : kPio2Hi;
-        klo = small ? 0.0 : kPio2Lo;
-        m = small ? 1.0 : -2.0;
+        const uint64_t sm = mask64(small);
+        khi = msel(sm, 0.0, kPio2Hi);
+        klo = msel(sm, 0.0, kPio2Lo);
+        m = msel(sm, 1.0, -2.0);
     }
     const double mg = m * g;                 // exact
     const double sum = khi + mg;             // Fast2Sum
     const double se = (khi - sum) + mg;
     double res = sum + (se + fma(m, tail, klo));
-    res += a > 1.0 ? __builtin_nan("") : 0.0;  // res is never -0 here
+    res += bsel(a > 1.0, __builtin_nan(""), 0.0);  // res is never -0 here
     if constexpr (!Acos) res = __builtin_copysign(res, x);
     return res;
 }

@@ -470,8 +470,10 @@ AC_SIMD_INLINE float tanh(float x) noexcept {
     const float p = detail::fma(r * r, em, r);  // e^r - 1
     const float twok = detail::bit_cast<float>((ku + 127u) << 23);
     const float large = 1.0f - 2.0f / detail::fma(twok, p, twok + 1.0f);
-    const uint32_t rb = a < 0.55f ? detail::bit_cast<uint32_t>(small)
-                                  : detail::bit_cast<uint32_t>(large);
+    // (a mask, not a select on the compare: GCC if-converts the latter only with AVX-512)
+    const uint32_t ms = 0u - static_cast<uint32_t>(a < 0.55f);
+    const uint32_t rb = (detail::bit_cast<uint32_t>(small) & ms) |
+                        (detail::bit_cast<uint32_t>(large) & ~ms);
     return __builtin_copysignf(detail::bit_cast<float>(rb), x);
 }
 
