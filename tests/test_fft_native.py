@@ -162,7 +162,11 @@ def test_c2r_ignores_dc_and_nyquist_imaginary(n):
     np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("lines,n", [(4096, 64), (300, 1024), (1000, 17), (64, 4099), (9, 5000)])
+# Real rows of even n ride on half-length complex lines copied in register transposes of
+# L x L (L = 8 float32 lanes): (37, 84) has a partial group of lines and m = 42 a tail of
+# bins; c2r of 1268 = 4 * 317 runs on the whole length (large prime factor).
+@pytest.mark.parametrize("lines,n", [(4096, 64), (300, 1024), (1000, 17), (64, 4099), (9, 5000),
+                                     (37, 84), (20, 1268)])
 def test_batches(lines, n):
     rng = np.random.default_rng(5)
     x = rand_complex(rng, (lines, n), np.complex64)
@@ -173,6 +177,11 @@ def test_batches(lines, n):
     xr = x.real.copy()
     check_close(N.fft_r2c(ac.asarray(xr), 1, 1.0), np.fft.rfft(xr.astype(np.float64), axis=1),
                 np.complex64, n, "r2c rows")
+    h = x[:, : n // 2 + 1].copy()
+    check_close(N.fft_c2r(ac.asarray(h), 1, n, 1.0),
+                n * np.fft.irfft(h.astype(np.complex128), n, axis=1), np.float32, n, "c2r rows")
+    check_close(N.fft_c2r(ac.asarray(h.T.copy()), 0, n, 1.0),
+                n * np.fft.irfft(h.astype(np.complex128), n, axis=1).T, np.float32, n, "c2r cols")
 
 
 def test_threads_agree():

@@ -283,4 +283,98 @@ void scatter_real(T* base, const int64_t* offs, int64_t count, int64_t pitch, in
   }
 }
 
+// `count` real lines of even length 2m -> their even samples (rows of `ev`) and odd samples
+// (rows of `od`), split rows of `pitch`, m rows each (columns count..pitch zeroed): the
+// complex line z_j = x_2j + i*x_(2j+1) that an even-length real transform runs on.  Rows of a
+// matrix (unit stride, lines far apart) deinterleave and transpose in registers, as
+// gather_complex does; every other layout is two strided gather_real.
+template <class T>
+void gather_real_halves(const T* base, const int64_t* offs, int64_t count, int64_t pitch,
+                        int64_t m, int64_t stride, T* ev, T* od) {
+  constexpr int L = kCopyLanes<T>;
+  if (stride != 1 || count < L || unit_batch(offs, count)) {
+    gather_real(base, offs, count, pitch, m, 2 * stride, ev);
+    gather_real(base + stride, offs, count, pitch, m, 2 * stride, od);
+    return;
+  }
+  using V = Vec<T, L>;
+  constexpr auto seq = std::make_index_sequence<L>{};
+  const int64_t mv = m - m % L;
+  int64_t b_done = 0;
+  for (; b_done + L <= count; b_done += L) {
+    for (int64_t t0 = 0; t0 < mv; t0 += L) {
+      V re[L], im[L];
+      for (int i = 0; i < L; ++i) {
+        const T* p = base + offs[b_done + i] + 2 * t0;
+        const V v0 = vload<V>(p), v1 = vload<V>(p + L);
+        re[i] = detail::even_lanes<V>(v0, v1, seq);
+        im[i] = detail::odd_lanes<V>(v0, v1, seq);
+      }
+      detail::transpose<T, L>(re);
+      detail::transpose<T, L>(im);
+      for (int i = 0; i < L; ++i) {
+        vstore(ev + (t0 + i) * pitch + b_done, re[i]);
+        vstore(od + (t0 + i) * pitch + b_done, im[i]);
+      }
+    }
+    for (int64_t t = mv; t < m; ++t)
+      for (int i = 0; i < L; ++i) {
+        const T* p = base + offs[b_done + i] + 2 * t;
+        ev[t * pitch + b_done + i] = p[0];
+        od[t * pitch + b_done + i] = p[1];
+      }
+  }
+  for (int64_t t = 0; t < m; ++t) {
+    for (int64_t b = b_done; b < count; ++b) {
+      ev[t * pitch + b] = base[offs[b] + 2 * t];
+      od[t * pitch + b] = base[offs[b] + 2 * t + 1];
+    }
+    for (int64_t b = count; b < pitch; ++b) ev[t * pitch + b] = od[t * pitch + b] = T(0);
+  }
+}
+
+// The inverse of gather_real_halves: rows of `ev` -> the even samples, rows of `od` -> the
+// odd samples of `count` real lines of length 2m, times scale.
+template <class T>
+void scatter_real_halves(T* base, const int64_t* offs, int64_t count, int64_t pitch, int64_t m,
+                         int64_t stride, const T* ev, const T* od, T scale) {
+  constexpr int L = kCopyLanes<T>;
+  if (stride != 1 || count < L || unit_batch(offs, count)) {
+    scatter_real(base, offs, count, pitch, m, 2 * stride, ev, scale);
+    scatter_real(base + stride, offs, count, pitch, m, 2 * stride, od, scale);
+    return;
+  }
+  using V = Vec<T, L>;
+  constexpr auto seq = std::make_index_sequence<L>{};
+  const int64_t mv = m - m % L;
+  int64_t b_done = 0;
+  for (; b_done + L <= count; b_done += L) {
+    for (int64_t t0 = 0; t0 < mv; t0 += L) {
+      V re[L], im[L];
+      for (int i = 0; i < L; ++i) {
+        re[i] = vload<V>(ev + (t0 + i) * pitch + b_done) * scale;
+        im[i] = vload<V>(od + (t0 + i) * pitch + b_done) * scale;
+      }
+      detail::transpose<T, L>(re);
+      detail::transpose<T, L>(im);
+      for (int i = 0; i < L; ++i) {
+        T* p = base + offs[b_done + i] + 2 * t0;
+        vstore(p, detail::interleave_lo<V>(re[i], im[i], seq));
+        vstore(p + L, detail::interleave_hi<V>(re[i], im[i], seq));
+      }
+    }
+    for (int64_t t = mv; t < m; ++t)
+      for (int i = 0; i < L; ++i) {
+        T* p = base + offs[b_done + i] + 2 * t;
+        p[0] = ev[t * pitch + b_done + i] * scale;
+        p[1] = od[t * pitch + b_done + i] * scale;
+      }
+  }
+  for (int64_t t = 0; t < m; ++t)
+    for (int64_t b = b_done; b < count; ++b) {
+      base[offs[b] + 2 * t] = ev[t * pitch + b] * scale;
+      base[offs[b] + 2 * t + 1] = od[t * pitch + b] * scale;
+    }
+}
+
 }  // namespace arraycore::native::fft

@@ -63,6 +63,23 @@ struct Plan {
 template <class T>
 std::shared_ptr<const Plan<T>> get_plan(int64_t n, int sign);
 
+// A real transform of even length n (r2c: sign -1, c2r: sign +1) rides on the complex
+// transform of length n/2 of z_j = x_2j + i*x_(2j+1), with a pass over the spectrum that
+// separates the even and odd samples' transforms and joins them with the twiddles w_n^k
+// (fft_real.cpp).  The twiddles are exp(sign * 2*pi*i * k / n), k <= n/2, computed in long
+// double and kept as double hi + lo pairs (the double-precision pass uses both; the
+// single-precision one runs in double on the hi parts).
+template <class T>
+struct RealPlan {
+  int64_t n = 0;
+  std::shared_ptr<const Plan<T>> half;
+  std::vector<double> tw_re, tw_im, tw_re_lo, tw_im_lo;
+};
+
+// The cached real plan for (even n >= 2, precision, sign); thread-safe.
+template <class T>
+std::shared_ptr<const RealPlan<T>> get_real_plan(int64_t n, int sign);
+
 // Number of cached plans (tests) and clearing the cache.
 int64_t plan_cache_size();
 void clear_plan_cache();
