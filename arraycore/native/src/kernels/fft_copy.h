@@ -59,6 +59,47 @@ inline void transpose(Vec<T, L>* r) {
   }
 }
 
+// One L x L block of pairs: line i (i < L) holds L interleaved pairs from src[i]; the first
+// members go to L rows of `a`, the second to L rows of `b` (row pitch `pitch`, starting at the
+// block's row and column): a deinterleave and a transpose in registers.
+template <class T>
+inline void pairs_to_rows(const T* const* src, T* a, T* b, int64_t pitch) {
+  constexpr int L = kCopyLanes<T>;
+  using V = Vec<T, L>;
+  constexpr auto seq = std::make_index_sequence<L>{};
+  V re[L], im[L];
+  for (int i = 0; i < L; ++i) {
+    const V v0 = vload<V>(src[i]), v1 = vload<V>(src[i] + L);
+    re[i] = even_lanes<V>(v0, v1, seq);
+    im[i] = odd_lanes<V>(v0, v1, seq);
+  }
+  transpose<T, L>(re);
+  transpose<T, L>(im);
+  for (int i = 0; i < L; ++i) {
+    vstore(a + i * pitch, re[i]);
+    vstore(b + i * pitch, im[i]);
+  }
+}
+
+// The inverse of pairs_to_rows, times scale.
+template <class T>
+inline void rows_to_pairs(const T* a, const T* b, int64_t pitch, T scale, T* const* dst) {
+  constexpr int L = kCopyLanes<T>;
+  using V = Vec<T, L>;
+  constexpr auto seq = std::make_index_sequence<L>{};
+  V re[L], im[L];
+  for (int i = 0; i < L; ++i) {
+    re[i] = vload<V>(a + i * pitch) * scale;
+    im[i] = vload<V>(b + i * pitch) * scale;
+  }
+  transpose<T, L>(re);
+  transpose<T, L>(im);
+  for (int i = 0; i < L; ++i) {
+    vstore(dst[i], interleave_lo<V>(re[i], im[i], seq));
+    vstore(dst[i] + L, interleave_hi<V>(re[i], im[i], seq));
+  }
+}
+
 }  // namespace detail
 
 // Rows ahead that the unit-batch (column) copies prefetch.  A column batch reads a short run
@@ -99,26 +140,14 @@ void gather_complex(const T* base, const int64_t* offs, int64_t count, int64_t p
     return;
   }
   constexpr int L = kCopyLanes<T>;
-  using V = Vec<T, L>;
-  constexpr auto seq = std::make_index_sequence<L>{};
   int64_t b_done = 0;
   if (stride == 1) {  // rows: L x L register transposes
     const int64_t nv = n - n % L;
     for (; b_done + L <= count; b_done += L) {
       for (int64_t t0 = 0; t0 < nv; t0 += L) {
-        V re[L], im[L];
-        for (int i = 0; i < L; ++i) {
-          const T* p = base + 2 * (offs[b_done + i] + t0);
-          const V v0 = vload<V>(p), v1 = vload<V>(p + L);
-          re[i] = detail::even_lanes<V>(v0, v1, seq);
-          im[i] = detail::odd_lanes<V>(v0, v1, seq);
-        }
-        detail::transpose<T, L>(re);
-        detail::transpose<T, L>(im);
-        for (int i = 0; i < L; ++i) {
-          vstore(br + (t0 + i) * pitch + b_done, re[i]);
-          vstore(bi + (t0 + i) * pitch + b_done, im[i]);
-        }
+        const T* src[L];
+        for (int i = 0; i < L; ++i) src[i] = base + 2 * (offs[b_done + i] + t0);
+        detail::pairs_to_rows(src, br + t0 * pitch + b_done, bi + t0 * pitch + b_done, pitch);
       }
       for (int64_t t = nv; t < n; ++t)
         for (int i = 0; i < L; ++i) {
@@ -160,25 +189,15 @@ void scatter_complex(T* base, const int64_t* offs, int64_t count, int64_t pitch,
     return;
   }
   constexpr int L = kCopyLanes<T>;
-  using V = Vec<T, L>;
-  constexpr auto seq = std::make_index_sequence<L>{};
   int64_t b_done = 0;
   if (stride == 1) {
     const int64_t nv = n - n % L;
     for (; b_done + L <= count; b_done += L) {
       for (int64_t t0 = 0; t0 < nv; t0 += L) {
-        V re[L], im[L];
-        for (int i = 0; i < L; ++i) {
-          re[i] = vload<V>(br + (t0 + i) * pitch + b_done) * scale;
-          im[i] = vload<V>(bi + (t0 + i) * pitch + b_done) * scale;
-        }
-        detail::transpose<T, L>(re);
-        detail::transpose<T, L>(im);
-        for (int i = 0; i < L; ++i) {
-          T* p = base + 2 * (offs[b_done + i] + t0);
-          vstore(p, detail::interleave_lo<V>(re[i], im[i], seq));
-          vstore(p + L, detail::interleave_hi<V>(re[i], im[i], seq));
-        }
+        T* dst[L];
+        for (int i = 0; i < L; ++i) dst[i] = base + 2 * (offs[b_done + i] + t0);
+        detail::rows_to_pairs(br + t0 * pitch + b_done, bi + t0 * pitch + b_done, pitch, scale,
+                              dst);
       }
       for (int64_t t = nv; t < n; ++t)
         for (int i = 0; i < L; ++i) {
@@ -297,25 +316,13 @@ void gather_real_halves(const T* base, const int64_t* offs, int64_t count, int64
     gather_real(base + stride, offs, count, pitch, m, 2 * stride, od);
     return;
   }
-  using V = Vec<T, L>;
-  constexpr auto seq = std::make_index_sequence<L>{};
   const int64_t mv = m - m % L;
   int64_t b_done = 0;
   for (; b_done + L <= count; b_done += L) {
     for (int64_t t0 = 0; t0 < mv; t0 += L) {
-      V re[L], im[L];
-      for (int i = 0; i < L; ++i) {
-        const T* p = base + offs[b_done + i] + 2 * t0;
-        const V v0 = vload<V>(p), v1 = vload<V>(p + L);
-        re[i] = detail::even_lanes<V>(v0, v1, seq);
-        im[i] = detail::odd_lanes<V>(v0, v1, seq);
-      }
-      detail::transpose<T, L>(re);
-      detail::transpose<T, L>(im);
-      for (int i = 0; i < L; ++i) {
-        vstore(ev + (t0 + i) * pitch + b_done, re[i]);
-        vstore(od + (t0 + i) * pitch + b_done, im[i]);
-      }
+      const T* src[L];
+      for (int i = 0; i < L; ++i) src[i] = base + offs[b_done + i] + 2 * t0;
+      detail::pairs_to_rows(src, ev + t0 * pitch + b_done, od + t0 * pitch + b_done, pitch);
     }
     for (int64_t t = mv; t < m; ++t)
       for (int i = 0; i < L; ++i) {
@@ -344,24 +351,14 @@ void scatter_real_halves(T* base, const int64_t* offs, int64_t count, int64_t pi
     scatter_real(base + stride, offs, count, pitch, m, 2 * stride, od, scale);
     return;
   }
-  using V = Vec<T, L>;
-  constexpr auto seq = std::make_index_sequence<L>{};
   const int64_t mv = m - m % L;
   int64_t b_done = 0;
   for (; b_done + L <= count; b_done += L) {
     for (int64_t t0 = 0; t0 < mv; t0 += L) {
-      V re[L], im[L];
-      for (int i = 0; i < L; ++i) {
-        re[i] = vload<V>(ev + (t0 + i) * pitch + b_done) * scale;
-        im[i] = vload<V>(od + (t0 + i) * pitch + b_done) * scale;
-      }
-      detail::transpose<T, L>(re);
-      detail::transpose<T, L>(im);
-      for (int i = 0; i < L; ++i) {
-        T* p = base + offs[b_done + i] + 2 * t0;
-        vstore(p, detail::interleave_lo<V>(re[i], im[i], seq));
-        vstore(p + L, detail::interleave_hi<V>(re[i], im[i], seq));
-      }
+      T* dst[L];
+      for (int i = 0; i < L; ++i) dst[i] = base + offs[b_done + i] + 2 * t0;
+      detail::rows_to_pairs(ev + t0 * pitch + b_done, od + t0 * pitch + b_done, pitch, scale,
+                            dst);
     }
     for (int64_t t = mv; t < m; ++t)
       for (int i = 0; i < L; ++i) {
