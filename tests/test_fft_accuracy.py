@@ -56,8 +56,8 @@ SMALL_SINGLE_BOUND = 1.08
 # code: measured 1-3% more accurate than ours at lengths >= 65 (720, 2048, 2187, 4096,
 # 65536: 1.01-1.025x) and up to 12.5% at n = 10-14 (c2r n = 10; Cascade Lake, 2026-11-28);
 # elsewhere (AMD, or PyTorch without MKL) the bar is JAX's or PyTorch's pocketfft-class
-# error, which ours meets.  The allowance applies only where that is the bar's source, so the test stays
-# strict on other machines.
+# error, which ours meets.  The allowance applies only where that is the bar's source, so the
+# test stays strict on other machines.
 MKL_INTEL_BOUND = 1.03
 MKL_INTEL_SMALL_BOUND = 1.15
 

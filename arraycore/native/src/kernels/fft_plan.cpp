@@ -17,6 +17,15 @@
 #include "fft_plan.h"
 
 namespace arraycore::native::fft {
+
+std::vector<int> prime_factors(int64_t n) {
+  std::vector<int> f;
+  for (int64_t p = 2; p * p <= n; ++p)
+    while (n % p == 0) { f.push_back(static_cast<int>(p)); n /= p; }
+  if (n > 1) f.push_back(static_cast<int>(std::min<int64_t>(n, INT32_MAX)));
+  return f;
+}
+
 namespace {
 
 // exp(sign * 2*pi*i * k / N), rounded once to T.
@@ -61,13 +70,6 @@ void unit_root(int64_t k, int64_t N, int sign, T* re, T* im) {
   *im = static_cast<T>(sign > 0 ? s : -s);
 }
 
-std::vector<int> prime_factors(int64_t n) {
-  std::vector<int> f;
-  for (int64_t p = 2; p * p <= n; ++p)
-    while (n % p == 0) { f.push_back(static_cast<int>(p)); n /= p; }
-  if (n > 1) f.push_back(static_cast<int>(std::min<int64_t>(n, INT32_MAX)));
-  return f;
-}
 
 // Smallest 2^a 3^b 5^c >= n.
 int64_t smooth_at_least(int64_t n) {

@@ -80,6 +80,9 @@ struct RealPlan {
 template <class T>
 std::shared_ptr<const RealPlan<T>> get_real_plan(int64_t n, int sign);
 
+// The prime factors of n >= 1, ascending with repetition (empty for n = 1).
+std::vector<int> prime_factors(int64_t n);
+
 // Number of cached plans (tests) and clearing the cache.
 int64_t plan_cache_size();
 void clear_plan_cache();

@@ -20,6 +20,7 @@
 #include <complex>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "../errors.h"
 #include "fft.h"
@@ -34,8 +35,8 @@ namespace {
 // The spectrum passes below work on bins k and m - k together: both read A = Z_k and
 // C = Z_(m-k) (X for c2r) and share the sums and differences of their parts and the twiddle
 // products; the twiddle of m - k is w^(m-k) = -conj(w^k), i.e. (c, s) -> (-c, s) (the same
-// holds for the twiddles' low parts).  Each
-// result is a sum of three terms t0 + t1 + t2 (a sum of two inputs and two twiddle products).
+// holds for the twiddles' low parts).  Each result is a sum of three terms t0 + t1 + t2 (a
+// sum of two inputs and two twiddle products).
 // In double precision that runs in double-double arithmetic: the input sums by TwoSum, the
 // products' errors by FMA, the two additions by TwoSum, all error terms added at the end, so
 // the pass adds about one rounding per result.  Plainly evaluated, its roundings measured up
@@ -57,9 +58,10 @@ inline DD dd_sum(double a, double b) {
   const double s = a + b;
   return {s, two_sum_err(a, b, s)};
 }
-inline DD dd_mul(double a, double b) {
-  const double p = a * b;
-  return {p, std::fma(a, b, -p)};
+// (c + clo) * x for a twiddle c + clo: c*x.hi exactly (its error by FMA) plus the small rest.
+inline DD dd_twiddle_mul(double c, double clo, DD x) {
+  const double p = c * x.hi;
+  return {p, std::fma(c, x.hi, -p) + (c * x.lo + clo * x.hi)};
 }
 inline DD dd_neg(DD x) { return {-x.hi, -x.lo}; }
 // t0 + t1 + t2 with one final rounding (up to terms of order eps^2).
@@ -85,11 +87,8 @@ void split_bins(const T* __restrict ar, const T* __restrict ai, const T* __restr
     if constexpr (std::is_same_v<T, double>) {
       const DD p = dd_sum(ar[b], cr[b]), q = dd_sum(ai[b], -ci[b]);
       const DD u = dd_sum(ai[b], ci[b]), v = dd_sum(ar[b], -cr[b]);
-      // (c + clo)*(u.hi + u.lo) = c*u.hi (exact, by FMA) + the small rest
-      const DD cu{c * u.hi, std::fma(c, u.hi, -(c * u.hi)) + (c * u.lo + clo * u.hi)};
-      const DD sv{s * v.hi, std::fma(s, v.hi, -(s * v.hi)) + (s * v.lo + slo * v.hi)};
-      const DD cv{c * v.hi, std::fma(c, v.hi, -(c * v.hi)) + (c * v.lo + clo * v.hi)};
-      const DD su{s * u.hi, std::fma(s, u.hi, -(s * u.hi)) + (s * u.lo + slo * u.hi)};
+      const DD cu = dd_twiddle_mul(c, clo, u), sv = dd_twiddle_mul(s, slo, v);
+      const DD cv = dd_twiddle_mul(c, clo, v), su = dd_twiddle_mul(s, slo, u);
       if constexpr (Partner) {
         o2r[b] = factor * dd_sum3(p, dd_neg(cu), dd_neg(sv));
         o2i[b] = factor * dd_sum3(dd_neg(q), dd_neg(cv), su);
@@ -141,10 +140,8 @@ void join_bins(const T* __restrict ar, const T* __restrict ai, const T* __restri
     if constexpr (std::is_same_v<T, double>) {
       const DD P = dd_sum(ar[b], cr[b]), Q = dd_sum(ai[b], -ci[b]);
       const DD Dr = dd_sum(ar[b], -cr[b]), Di = dd_sum(ai[b], ci[b]);
-      const DD cDi{c * Di.hi, std::fma(c, Di.hi, -(c * Di.hi)) + (c * Di.lo + clo * Di.hi)};
-      const DD sDr{s * Dr.hi, std::fma(s, Dr.hi, -(s * Dr.hi)) + (s * Dr.lo + slo * Dr.hi)};
-      const DD cDr{c * Dr.hi, std::fma(c, Dr.hi, -(c * Dr.hi)) + (c * Dr.lo + clo * Dr.hi)};
-      const DD sDi{s * Di.hi, std::fma(s, Di.hi, -(s * Di.hi)) + (s * Di.lo + slo * Di.hi)};
+      const DD cDi = dd_twiddle_mul(c, clo, Di), sDr = dd_twiddle_mul(s, slo, Dr);
+      const DD cDr = dd_twiddle_mul(c, clo, Dr), sDi = dd_twiddle_mul(s, slo, Di);
       if constexpr (Partner) {
         o2r[b] = dd_sum3(P, cDi, sDr);
         o2i[b] = dd_sum3(dd_neg(Q), cDr, dd_neg(sDi));
@@ -205,14 +202,6 @@ void mirror_spectrum(T* hr, T* hi, int64_t n, int64_t B, T* zr, T* zi) {
   }
 }
 
-// Largest prime factor of n >= 1 (1 for n = 1).
-inline int64_t largest_prime_factor(int64_t n) {
-  int64_t f = 1;
-  for (int64_t p = 2; p * p <= n; ++p)
-    while (n % p == 0) { f = p; n /= p; }
-  return n > 1 ? n : f;
-}
-
 // c2r of an even length whose half has a prime factor above this runs on the whole length
 // (as odd lengths do; twice the work).  Through half the length, the errors of the complex
 // transform land in both the real and the imaginary part of z, and both are results; on the
@@ -224,7 +213,9 @@ inline int64_t largest_prime_factor(int64_t n) {
 constexpr int64_t kC2rHalfMaxPrime = 100;
 
 inline bool c2r_on_whole_length(int64_t n) {
-  return n % 2 != 0 || largest_prime_factor(n / 2) > kC2rHalfMaxPrime;
+  if (n % 2 != 0) return true;
+  const std::vector<int> primes = prime_factors(n / 2);  // ascending; empty for n = 2
+  return !primes.empty() && primes.back() > kC2rHalfMaxPrime;
 }
 
 template <class T>
