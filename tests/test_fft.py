@@ -228,16 +228,17 @@ def test_roundtrips():
             atol=1e-13)
 
 
-def test_irfft_ignores_the_imaginary_parts_of_dc_and_nyquist():
-    v = rand((5,), "complex128")
-    close(ac.fft.irfft(to_ac(v)), np.fft.irfft(v))                 # n = 8: bins 0 and 4
+@pytest.mark.parametrize("h", [5, 8193])  # n = 8 (batched route), 16384 (single-line route)
+def test_irfft_ignores_the_imaginary_parts_of_dc_and_nyquist(h):
+    v = rand((h,), "complex128")
+    close(ac.fft.irfft(to_ac(v)), np.fft.irfft(v))
     w = v.copy()
     w[0] = w[0].real
-    w[4] = w[4].real
+    w[-1] = w[-1].real
     close(ac.fft.irfft(to_ac(v)), np.fft.irfft(w))
 
 
-@pytest.mark.parametrize("n", [8, 7, 64, 97, 1000])
+@pytest.mark.parametrize("n", [8, 7, 64, 97, 1000, 16384])
 def test_special_values_spread_to_every_bin(n):
     """A NaN in the input makes every output NaN, an inf every output non-finite (as NumPy;
     which bins get NaN from inf - inf depends on the algorithm, so only that is compared)."""
@@ -249,6 +250,20 @@ def test_special_values_spread_to_every_bin(n):
             assert (~np.isfinite(out)).all(), (name, val)
             if np.isnan(val):
                 assert np.isnan(out).all(), name
+
+
+@pytest.mark.parametrize("n", [3411, 3736, 4113, 4168, 18027])
+def test_lengths_whose_prime_factor_plan_is_bluestein(n):
+    """n = 9 * 379, 8 * 467, 9 * 457, 8 * 521, 9 * 2003: the whole length runs a direct
+    radix-p pass while p's own plan is Bluestein, which the four-step split (long and lone
+    lines) cannot use; such lengths above 4096 once came out wrong."""
+    for dt in ("complex128", "complex64"):
+        v = rand((n,), dt)
+        close(ac.fft.fft(to_ac(v)), np.fft.fft(v), f"fft n={n} {dt}")
+        close(ac.fft.ifft(to_ac(v)), np.fft.ifft(v), f"ifft n={n} {dt}")
+    v = rand((2 * n,), "float64")
+    close(ac.fft.rfft(to_ac(v)), np.fft.rfft(v), f"rfft n={2 * n}")
+    close(ac.fft.irfft(to_ac(v[: n + 1] + 0j)), np.fft.irfft(v[: n + 1] + 0j), f"irfft n={2 * n}")
 
 
 def test_known_values():

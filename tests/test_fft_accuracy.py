@@ -118,9 +118,25 @@ def _single_libs(call, x):
     return out
 
 
-def errors(n, precision, lines=None, seed=0, kind="c2c"):
-    """(arraycore error, the bar: NumPy's error (double) or min(PyTorch, JAX) (single))."""
+def _one_at_a_time(native_fn, x, *args):
+    """native_fn applied to each column of x as a lone contiguous line, stacked as columns:
+    a lone line takes other routes than a batch (the four-step split, fft_real.cpp's
+    single-line route)."""
+    cols = [np.asarray(native_fn(ac.asarray(np.ascontiguousarray(x[:, j])), *args))
+            for j in range(x.shape[1])]
+    return np.stack(cols, axis=1)
+
+
+def errors(n, precision, lines=None, seed=0, kind="c2c", lone=False):
+    """(arraycore error, the bar: NumPy's error (double) or min(PyTorch, JAX) (single)).
+    lone: arraycore transforms the lines one call each."""
     lines = max(lines or LINES, MIN_VALUES // n)
+
+    def ours_of(native_fn, data, *args):
+        if lone:
+            return _one_at_a_time(native_fn, data, *args)
+        return native_fn(ac.asarray(data), *args)
+
     x = _input(n, lines, seed + n)
     if precision == "single":
         x = x.astype(np.complex64)
@@ -128,14 +144,14 @@ def errors(n, precision, lines=None, seed=0, kind="c2c"):
     else:
         ref_in = x
     if kind == "c2c":
-        ours = N.fft_c2c(ac.asarray(x), (0,), True, 1.0)
+        ours = ours_of(N.fft_c2c, x, (0,), True, 1.0)
         theirs = [np.fft.fft(x, axis=0)] if precision == "double" else \
             _single_libs(lambda m, a: m.fft.fft(a, axis=0) if m is not _torch() else
                          m.fft.fft(a, dim=0), x)
         ref = np.fft.fft(ref_in, axis=0) if precision == "single" else ld_fft(ref_in)
     elif kind == "r2c":
         xr = np.ascontiguousarray(x.real)
-        ours = N.fft_r2c(ac.asarray(xr), 0, 1.0)
+        ours = ours_of(N.fft_r2c, xr, 0, 1.0)
         theirs = [np.fft.rfft(xr, axis=0)] if precision == "double" else \
             _single_libs(lambda m, a: m.fft.rfft(a, axis=0) if m is not _torch() else
                          m.fft.rfft(a, dim=0), xr)
@@ -146,7 +162,7 @@ def errors(n, precision, lines=None, seed=0, kind="c2c"):
         h[0] = h[0].real
         if n % 2 == 0:
             h[-1] = h[-1].real
-        ours = N.fft_c2r(ac.asarray(h), 0, n, 1.0)
+        ours = ours_of(N.fft_c2r, h, 0, n, 1.0)
         theirs = [np.fft.irfft(h, n, axis=0, norm="forward")] if precision == "double" else \
             _single_libs(lambda m, a: m.fft.irfft(a, n, axis=0, norm="forward")
                          if m is not _torch() else m.fft.irfft(a, n, dim=0, norm="forward"), h)
@@ -157,18 +173,18 @@ def errors(n, precision, lines=None, seed=0, kind="c2c"):
     return rms_rel_error(np.asarray(ours), ref), min(rms_rel_error(t, ref) for t in theirs)
 
 
-def check(n, precision, kind="c2c", lines=None, factor=None):
+def check(n, precision, kind="c2c", lines=None, factor=None, lone=False):
     factor = bound(n, precision, kind) if factor is None else factor
-    ours, theirs = errors(n, precision, lines=lines, kind=kind)
+    ours, theirs = errors(n, precision, lines=lines, kind=kind, lone=lone)
     assert ours <= theirs * factor + 1e-300, (
         f"{kind} n={n} {precision}: arraycore {ours:.3e} > {factor} x reference library "
         f"{theirs:.3e}")
 
 
-def sweep(lengths, precision, kind="c2c", lines=None):
+def sweep(lengths, precision, kind="c2c", lines=None, lone=False):
     failures = []
     for n in lengths:
-        ours, theirs = errors(n, precision, lines=lines, kind=kind)
+        ours, theirs = errors(n, precision, lines=lines, kind=kind, lone=lone)
         if ours > theirs * bound(n, precision, kind) + 1e-300:
             failures.append((n, ours / theirs))
     assert not failures, f"{len(failures)} lengths above the bound: {failures[:10]}"
@@ -192,6 +208,37 @@ def test_sample_large(n):
     check(n, "single", lines=2)
 
 
+# Even lengths whose half is a four-step line take fft_real.cpp's single-line route (m = 8192,
+# 10000 = 100^2, 9801 = 99^2: odd m, no middle bin); 3 lines along axis 0 read and write with
+# a stride, 1 line with unit strides.
+@pytest.mark.parametrize("lines", [1, 3])
+@pytest.mark.parametrize("kind", ["r2c", "c2r"])
+@pytest.mark.parametrize("precision", ["single", "double"])
+@pytest.mark.parametrize("n", [16384, 20000, 19602])
+def test_long_real_lines(n, precision, kind, lines):
+    check(n, precision, kind, lines=lines)
+
+
+# A lone line from kFourStepSplitMin (256) up runs the four-step split (its real transforms
+# the single-line route), batches run the plain passes: the lone route is checked apart.
+# 3411 = 9 * 379, 3736 = 8 * 467: a factor whose own plan is Bluestein (no split).
+LONE_SAMPLE = [256, 300, 720, 1024, 2187, 3125, 3411, 3736, 4096]
+
+
+@pytest.mark.parametrize("kind", ["c2c", "r2c", "c2r"])
+@pytest.mark.parametrize("precision", ["single", "double"])
+@pytest.mark.parametrize("n", LONE_SAMPLE)
+def test_lone_lines(n, precision, kind):
+    check(n, precision, kind, lines=2, lone=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["c2c", "r2c", "c2r"])
+@pytest.mark.parametrize("precision", ["single", "double"])
+def test_every_length_lone(kind, precision):
+    sweep(range(200, 8193, 11), precision, kind, lone=True)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("precision", ["single", "double"])
 @pytest.mark.parametrize("block", range(16))
@@ -207,15 +254,17 @@ def test_every_length_real(kind, precision):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("kind", ["c2c", "r2c", "c2r"])
 @pytest.mark.parametrize("n", LARGE_PRIMES + LARGE_COMPOSITE)
-def test_large_single(n):
-    check(n, "single", lines=1)
+def test_large_single(n, kind):
+    check(n, "single", kind, lines=1)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("kind", ["c2c", "r2c", "c2r"])
 @pytest.mark.parametrize("n", [10007, 65537, 5040, 65536, 59049])
-def test_large_double(n):
-    check(n, "double", lines=1)
+def test_large_double(n, kind):
+    check(n, "double", kind, lines=1)
 
 
 def main():

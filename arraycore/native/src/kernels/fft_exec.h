@@ -23,7 +23,8 @@ template <class T>
 std::pair<T*, T*> execute_to(const Plan<T>& plan, T* re, T* im, T* work_re, T* work_im, int64_t B);
 
 // True when lines of this plan are transformed one at a time (B == 1) by the four-step split
-// or a Bluestein convolution that uses it: long lines, whose batch would not fit in cache.
+// or a Bluestein convolution that uses it: long lines (above kFourStepMin), whose batch would
+// not fit in cache.  (Shorter plans may carry a split too, used when B == 1 anyway.)
 template <class T>
 bool is_long_line(const Plan<T>& plan);
 

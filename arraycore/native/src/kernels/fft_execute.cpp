@@ -125,8 +125,8 @@ std::pair<T*, T*> execute_to(const Plan<T>& plan, T* re, T* im, T* wre, T* wim, 
 
 template <class T>
 bool is_long_line(const Plan<T>& plan) {
-  return (plan.kind == Plan<T>::Kind::Stockham && plan.n1 > 0) ||
-         (plan.kind == Plan<T>::Kind::Bluestein && plan.plan_conv->n1 > 0);
+  if (plan.kind == Plan<T>::Kind::Bluestein) return is_long_line(*plan.plan_conv);
+  return plan.n1 > 0 && plan.n > kFourStepMin;
 }
 
 // Per batch the executor touches about 4 * work_len * B reals (data and ping-pong arrays,

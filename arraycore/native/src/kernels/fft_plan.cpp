@@ -172,10 +172,16 @@ void build_four_step(Plan<T>& plan) {
   for (int64_t d = 1; d * d <= n; ++d)
     if (n % d == 0) n1 = d;
   if (n1 < 8) return;  // no balanced split: stay with plain passes
+  auto plan1 = get_plan<T>(n1, plan.sign);
+  auto plan2 = get_plan<T>(n / n1, plan.sign);
+  // The split's steps run Stockham passes; a factor whose own plan is Bluestein (a large
+  // prime, which the whole length's plan takes as a direct radix-p pass, as prefer_direct
+  // weighs it there) leaves the length with its plain passes.
+  if (plan1->kind != Plan<T>::Kind::Stockham || plan2->kind != Plan<T>::Kind::Stockham) return;
   plan.n1 = n1;
   plan.n2 = n / n1;
-  plan.plan1 = get_plan<T>(plan.n1, plan.sign);
-  plan.plan2 = get_plan<T>(plan.n2, plan.sign);
+  plan.plan1 = std::move(plan1);
+  plan.plan2 = std::move(plan2);
   plan.w1 = four_step_block_width<T>(plan.n1);
   plan.tw4_re.resize(n);
   plan.tw4_im.resize(n);
@@ -300,7 +306,7 @@ std::shared_ptr<const Plan<T>> build_plan(int64_t n, int sign) {
   std::vector<int> radices = choose_radices(n);
   if (n == 1 || !radices.empty()) {
     build_stockham(*plan, radices);
-    if (n > kFourStepMin) build_four_step(*plan);
+    if (n >= kFourStepSplitMin) build_four_step(*plan);
   } else {
     build_bluestein(*plan);
   }

@@ -95,7 +95,14 @@ constexpr int kMaxDirectRadix = 4096;
 // O(p) long cosine sums otherwise lose ~sqrt(p) ulps (docs/fft.md, "Accuracy").
 constexpr int kWideOddRadix = 17;
 
-// Lengths above this use the four-step split when transformed as a single line.
+// Lines longer than this are long lines (is_long_line): transformed one at a time, by the
+// four-step split, even when there are many.
 constexpr int64_t kFourStepMin = 4096;
+
+// Plans of this length and up carry a four-step split (when n has a balanced factorization),
+// also used for shorter lines when a line is transformed alone: the Stockham passes
+// vectorize over a batch of lines and run a lone line in scalar code, the split's column and
+// row steps are batches of their own.
+constexpr int64_t kFourStepSplitMin = 256;
 
 }  // namespace arraycore::native::fft

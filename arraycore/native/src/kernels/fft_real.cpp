@@ -76,14 +76,20 @@ inline double dd_sum3(DD t0, DD t1, DD t2) {
 //   2 Re X_k = p + c*u + s*v,       2 Im X_k = q - c*v + s*u
 //   2 Re X_(m-k) = p - c*u - s*v,   2 Im X_(m-k) = -q - c*v + s*u,
 // for B lines (one row of each array), times `factor`.  Partner = false: bin k alone (2k = m).
+// TwStep = 0: one twiddle (tw_*[0]) for all B (a batch of lines, one bin); TwStep = 1: B
+// consecutive bins of one line, element b using tw_*[b] (the line pass below).
 // (Separate restrict-qualified rows: with the pointers of the caller's loop GCC did not
 // vectorize it.)
-template <class T, bool Partner>
+template <class T, bool Partner, int TwStep>
 void split_bins(const T* __restrict ar, const T* __restrict ai, const T* __restrict cr,
                 const T* __restrict ci, T* __restrict o1r, T* __restrict o1i,
-                T* __restrict o2r, T* __restrict o2i, int64_t B, double c, double s,
-                double clo, double slo, double factor) {
+                T* __restrict o2r, T* __restrict o2i, int64_t B, const double* __restrict tw_c,
+                const double* __restrict tw_s, const double* __restrict tw_clo,
+                const double* __restrict tw_slo, double factor) {
   for (int64_t b = 0; b < B; ++b) {
+    const double c = tw_c[TwStep * b], s = tw_s[TwStep * b];
+    const double clo = tw_clo[TwStep * b], slo = tw_slo[TwStep * b];
+    (void)clo, (void)slo;
     if constexpr (std::is_same_v<T, double>) {
       const DD p = dd_sum(ar[b], cr[b]), q = dd_sum(ai[b], -ci[b]);
       const DD u = dd_sum(ai[b], ci[b]), v = dd_sum(ar[b], -cr[b]);
@@ -117,13 +123,14 @@ void split_spectrum(const T* zr, const T* zi, int64_t m, int64_t B, const RealPl
   for (int64_t k = 0; 2 * k <= m; ++k) {
     const int64_t kc = m - k;  // the partner bin (bin m for k = 0)
     const int64_t a = k * B, c = (kc % m) * B;
-    const double tc = rp.tw_re[k], ts = rp.tw_im[k], tcl = rp.tw_re_lo[k], tsl = rp.tw_im_lo[k];
+    const double *tc = &rp.tw_re[k], *ts = &rp.tw_im[k];
+    const double *tcl = &rp.tw_re_lo[k], *tsl = &rp.tw_im_lo[k];
     if (2 * k == m)
-      split_bins<T, false>(zr + a, zi + a, zr + c, zi + c, xr + a, xi + a, nullptr, nullptr, B,
-                           tc, ts, tcl, tsl, factor);
+      split_bins<T, false, 0>(zr + a, zi + a, zr + c, zi + c, xr + a, xi + a, nullptr, nullptr,
+                              B, tc, ts, tcl, tsl, factor);
     else
-      split_bins<T, true>(zr + a, zi + a, zr + c, zi + c, xr + a, xi + a, xr + kc * B,
-                          xi + kc * B, B, tc, ts, tcl, tsl, factor);
+      split_bins<T, true, 0>(zr + a, zi + a, zr + c, zi + c, xr + a, xi + a, xr + kc * B,
+                             xi + kc * B, B, tc, ts, tcl, tsl, factor);
   }
 }
 
@@ -132,11 +139,17 @@ void split_spectrum(const T* zr, const T* zi, int64_t m, int64_t B, const RealPl
 //   Re Z_k = P - c*Di - s*Dr,       Im Z_k = Q + c*Dr - s*Di
 //   Re Z_(m-k) = P + c*Di + s*Dr,   Im Z_(m-k) = -Q + c*Dr - s*Di,
 // for B lines.  Partner = false: Z_k alone (k = 0, whose partner X_m is no row of Z, and 2k = m).
-template <class T, bool Partner>
+// TwStep as for split_bins.
+template <class T, bool Partner, int TwStep>
 void join_bins(const T* __restrict ar, const T* __restrict ai, const T* __restrict cr,
                const T* __restrict ci, T* __restrict o1r, T* __restrict o1i, T* __restrict o2r,
-               T* __restrict o2i, int64_t B, double c, double s, double clo, double slo) {
+               T* __restrict o2i, int64_t B, const double* __restrict tw_c,
+               const double* __restrict tw_s, const double* __restrict tw_clo,
+               const double* __restrict tw_slo) {
   for (int64_t b = 0; b < B; ++b) {
+    const double c = tw_c[TwStep * b], s = tw_s[TwStep * b];
+    const double clo = tw_clo[TwStep * b], slo = tw_slo[TwStep * b];
+    (void)clo, (void)slo;
     if constexpr (std::is_same_v<T, double>) {
       const DD P = dd_sum(ar[b], cr[b]), Q = dd_sum(ai[b], -ci[b]);
       const DD Dr = dd_sum(ar[b], -cr[b]), Di = dd_sum(ai[b], ci[b]);
@@ -171,14 +184,186 @@ void join_spectrum(T* hr, T* hi, int64_t m, int64_t B, const RealPlan<T>& rp, T*
   for (int64_t k = 0; 2 * k <= m; ++k) {
     const int64_t kc = m - k;
     const int64_t a = k * B, c = kc * B;
-    const double tc = rp.tw_re[k], ts = rp.tw_im[k], tcl = rp.tw_re_lo[k], tsl = rp.tw_im_lo[k];
+    const double *tc = &rp.tw_re[k], *ts = &rp.tw_im[k];
+    const double *tcl = &rp.tw_re_lo[k], *tsl = &rp.tw_im_lo[k];
     if (k == 0 || 2 * k == m)
-      join_bins<T, false>(hr + a, hi + a, hr + c, hi + c, zr + a, zi + a, nullptr, nullptr, B,
-                          tc, ts, tcl, tsl);
+      join_bins<T, false, 0>(hr + a, hi + a, hr + c, hi + c, zr + a, zi + a, nullptr, nullptr, B,
+                             tc, ts, tcl, tsl);
     else
-      join_bins<T, true>(hr + a, hi + a, hr + c, hi + c, zr + a, zi + a, zr + c, zi + c, B, tc,
-                         ts, tcl, tsl);
+      join_bins<T, true, 0>(hr + a, hi + a, hr + c, hi + c, zr + a, zi + a, zr + c, zi + c, B,
+                            tc, ts, tcl, tsl);
   }
+}
+
+// ---- one line on its own ----
+//
+// A long line (is_long_line: batch_lines gives B = 1), or a lone line whose half has a
+// four-step split, is transformed on its own, and the row passes above would then handle one
+// bin per call in scalar code: with the batch's gathers and scatters, 6 ns per bin, more than the
+// complex transform itself (rfft of 2^20 float32 took 1.6x a complex FFT of the same length).
+// Here the complex transform runs interleaved, as c2c's long lines do: the real input
+// already is the interleaved line z_j = x_2j + i*x_(2j+1) in memory, and the four-step
+// reads it straight from the user's array.  The spectrum pass vectorizes over bins instead
+// of lines: blocks of bins k and their partners m - k (reversed) are copied into small split
+// arrays and go through the same split_bins/join_bins arithmetic, with one twiddle per
+// element: the same arithmetic, in the same order, as the batched route.
+
+constexpr int64_t kLineBlock = 64;  // bins per block: eight small arrays stay in L1
+
+template <class T>
+struct LineBlock {
+  alignas(64) T ar[kLineBlock], ai[kLineBlock], cr[kLineBlock], ci[kLineBlock];
+  alignas(64) T o1r[kLineBlock], o1i[kLineBlock], o2r[kLineBlock], o2i[kLineBlock];
+};
+
+// Bins 1 <= k < (m + 1) / 2 pair with m - k > k; blocks of them split across the pool.
+template <class F>
+void for_each_bin_block(int64_t m, F&& fn) {
+  const int64_t kend = (m + 1) / 2;
+  const int64_t blocks = (kend - 1 + kLineBlock - 1) / kLineBlock;
+  parallel_for(blocks, 256, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      const int64_t k0 = 1 + b * kLineBlock;
+      fn(k0, std::min(kLineBlock, kend - k0));
+    }
+  });
+}
+
+// r2c pass in place on one interleaved line: z holds Z_0..Z_(m-1) and receives X_0..X_m
+// (room for m + 1 complex), times `factor`.
+template <class T>
+void split_line(T* z, int64_t m, const RealPlan<T>& rp, double factor) {
+  const double *tc = rp.tw_re.data(), *ts = rp.tw_im.data();
+  const double *tcl = rp.tw_re_lo.data(), *tsl = rp.tw_im_lo.data();
+  {
+    LineBlock<T> k;  // bin 0 with its partner bin m, both from Z_0
+    k.ar[0] = k.cr[0] = z[0];
+    k.ai[0] = k.ci[0] = z[1];
+    split_bins<T, true, 0>(k.ar, k.ai, k.cr, k.ci, k.o1r, k.o1i, k.o2r, k.o2i, 1, tc, ts, tcl,
+                           tsl, factor);
+    z[0] = k.o1r[0], z[1] = k.o1i[0], z[2 * m] = k.o2r[0], z[2 * m + 1] = k.o2i[0];
+  }
+  for_each_bin_block(m, [&](int64_t k0, int64_t w) {
+    LineBlock<T> k;
+    T* lo = z + 2 * k0;        // bin k0 + j at lo + 2j
+    T* hi = z + 2 * (m - k0);  // its partner at hi - 2j
+    for (int64_t j = 0; j < w; ++j) {
+      k.ar[j] = lo[2 * j], k.ai[j] = lo[2 * j + 1];
+      k.cr[j] = hi[-2 * j], k.ci[j] = hi[-2 * j + 1];
+    }
+    split_bins<T, true, 1>(k.ar, k.ai, k.cr, k.ci, k.o1r, k.o1i, k.o2r, k.o2i, w, tc + k0,
+                           ts + k0, tcl + k0, tsl + k0, factor);
+    for (int64_t j = 0; j < w; ++j) {
+      lo[2 * j] = k.o1r[j], lo[2 * j + 1] = k.o1i[j];
+      hi[-2 * j] = k.o2r[j], hi[-2 * j + 1] = k.o2i[j];
+    }
+  });
+  if (m % 2 == 0) {  // bin m/2 is its own partner
+    LineBlock<T> k;
+    const int64_t h = m / 2;
+    k.ar[0] = k.cr[0] = z[2 * h];
+    k.ai[0] = k.ci[0] = z[2 * h + 1];
+    split_bins<T, false, 0>(k.ar, k.ai, k.cr, k.ci, k.o1r, k.o1i, nullptr, nullptr, 1, tc + h,
+                            ts + h, tcl + h, tsl + h, factor);
+    z[2 * h] = k.o1r[0], z[2 * h + 1] = k.o1i[0];
+  }
+}
+
+// c2r pass on one interleaved line: Z_0..Z_(m-1) into z from the half spectrum x (m + 1
+// complex; the imaginary parts of X_0 and X_m are ignored).
+template <class T>
+void join_line(const T* x, T* z, int64_t m, const RealPlan<T>& rp) {
+  const double *tc = rp.tw_re.data(), *ts = rp.tw_im.data();
+  const double *tcl = rp.tw_re_lo.data(), *tsl = rp.tw_im_lo.data();
+  {
+    LineBlock<T> k;  // Z_0 from X_0 and X_m
+    k.ar[0] = x[0], k.cr[0] = x[2 * m], k.ai[0] = k.ci[0] = T(0);
+    join_bins<T, false, 0>(k.ar, k.ai, k.cr, k.ci, k.o1r, k.o1i, nullptr, nullptr, 1, tc, ts,
+                           tcl, tsl);
+    z[0] = k.o1r[0], z[1] = k.o1i[0];
+  }
+  for_each_bin_block(m, [&](int64_t k0, int64_t w) {
+    LineBlock<T> k;
+    const T* lo = x + 2 * k0;
+    const T* hi = x + 2 * (m - k0);
+    for (int64_t j = 0; j < w; ++j) {
+      k.ar[j] = lo[2 * j], k.ai[j] = lo[2 * j + 1];
+      k.cr[j] = hi[-2 * j], k.ci[j] = hi[-2 * j + 1];
+    }
+    join_bins<T, true, 1>(k.ar, k.ai, k.cr, k.ci, k.o1r, k.o1i, k.o2r, k.o2i, w, tc + k0,
+                          ts + k0, tcl + k0, tsl + k0);
+    T* zlo = z + 2 * k0;
+    T* zhi = z + 2 * (m - k0);
+    for (int64_t j = 0; j < w; ++j) {
+      zlo[2 * j] = k.o1r[j], zlo[2 * j + 1] = k.o1i[j];
+      zhi[-2 * j] = k.o2r[j], zhi[-2 * j + 1] = k.o2i[j];
+    }
+  });
+  if (m % 2 == 0) {
+    LineBlock<T> k;
+    const int64_t h = m / 2;
+    k.ar[0] = k.cr[0] = x[2 * h];
+    k.ai[0] = k.ci[0] = x[2 * h + 1];
+    join_bins<T, false, 0>(k.ar, k.ai, k.cr, k.ci, k.o1r, k.o1i, nullptr, nullptr, 1, tc + h,
+                           ts + h, tcl + h, tsl + h);
+    z[2 * h] = k.o1r[0], z[2 * h + 1] = k.o1i[0];
+  }
+}
+
+// Whether `count` lines of length n = 2m take the single-line route below: long lines, and
+// a lone line whose half has a four-step split (kFourStepSplitMin).
+template <class T>
+bool real_line_route(const RealPlan<T>& rp, int64_t count) {
+  const Plan<T>& half = *rp.half;
+  return half.kind == Plan<T>::Kind::Stockham && half.n1 > 0 &&
+         (count == 1 || is_long_line(half));
+}
+
+// r2c of one line of even length (element strides), times `factor` (scale / 2).
+template <class T>
+void r2c_line(const RealPlan<T>& rp, const T* x, int64_t in_stride, T* out, int64_t out_stride,
+              double factor) {
+  const int64_t m = rp.n / 2;
+  const bool unit_in = in_stride == 1, unit_out = out_stride == 1;
+  Scratch<T> buf(unit_in && unit_out ? 0 : 2 * (m + 1));
+  const T* src = x;
+  if (!unit_in) {
+    for (int64_t j = 0; j < 2 * m; ++j) buf.data()[j] = x[j * in_stride];
+    src = buf.data();
+  }
+  T* z = unit_out ? out : buf.data();
+  run_four_step_interleaved(*rp.half, src, 1, z, 1, T(1));
+  split_line(z, m, rp, factor);
+  if (!unit_out)
+    for (int64_t k = 0; k <= m; ++k) {
+      out[2 * k * out_stride] = z[2 * k];
+      out[2 * k * out_stride + 1] = z[2 * k + 1];
+    }
+}
+
+// c2r of one line to even length n = 2m (element strides), times scale.
+template <class T>
+void c2r_line(const RealPlan<T>& rp, const T* x, int64_t in_stride, T* out, int64_t out_stride,
+              T scale) {
+  const int64_t m = rp.n / 2;
+  Scratch<T> buf(2 * m + (in_stride == 1 ? 0 : 2 * (m + 1)));
+  T* z = buf.data();
+  const T* spectrum = x;
+  if (in_stride != 1) {
+    T* h = z + 2 * m;
+    for (int64_t k = 0; k <= m; ++k) {
+      h[2 * k] = x[2 * k * in_stride];
+      h[2 * k + 1] = x[2 * k * in_stride + 1];
+    }
+    spectrum = h;
+  }
+  join_line(spectrum, z, m, rp);
+  if (out_stride == 1) {
+    run_four_step_interleaved(*rp.half, z, 1, out, 1, scale);
+    return;
+  }
+  run_four_step_interleaved(*rp.half, z, 1, z, 1, scale);
+  for (int64_t j = 0; j < 2 * m; ++j) out[j * out_stride] = z[j];
 }
 
 // c2r on the whole length: the whole spectrum (n rows) from its first h = n/2 + 1 bins, bin
@@ -247,6 +432,13 @@ NdArray r2c(const NdArray& x, int axis, double scale_d) {
   const int64_t m = n / 2;
   auto rp_ptr = get_real_plan<T>(n, -1);
   const RealPlan<T>& rp = *rp_ptr;
+  if (real_line_route(rp, L.count)) {
+    for_each_group(L.count, 1, n, [&](int64_t l, int64_t) {
+      r2c_line(rp, s + L.in_off[l], L.in_stride, d + 2 * L.out_off[l], L.out_stride,
+               0.5 * scale_d);
+    });
+    return out;
+  }
   const int64_t per_group = batch_lines(*rp.half, L.count, neighbour_lines(L));
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t B) {
     // Four arrays of h >= m rows: the data and the executor's ping-pong pair; the spectrum
@@ -299,6 +491,12 @@ NdArray c2r(const NdArray& x, int axis, int64_t n, double scale_d) {
   const int64_t m = n / 2;
   auto rp_ptr = get_real_plan<T>(n, 1);
   const RealPlan<T>& rp = *rp_ptr;
+  if (real_line_route(rp, L.count)) {
+    for_each_group(L.count, 1, n, [&](int64_t l, int64_t) {
+      c2r_line(rp, s + 2 * L.in_off[l], L.in_stride, d + L.out_off[l], L.out_stride, scale);
+    });
+    return out;
+  }
   const int64_t per_group = batch_lines(*rp.half, L.count, neighbour_lines(L));
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t B) {
     // Four arrays of h >= m rows: the half spectrum, then Z, then the half spectrum's arrays
