@@ -24,11 +24,12 @@ void c2c_axis(const NdArray& src, const NdArray& dst, int axis, int sign, T scal
   const int64_t per_group = batch_lines(plan, L.count, neighbour_lines(L));
   const T* s = reinterpret_cast<const T*>(src.data());
   T* d = reinterpret_cast<T*>(dst.data());
-  if (per_group == 1 && plan.kind == Plan<T>::Kind::Stockham && plan.n1 > 0) {
-    // Long lines: the four-step split reads and writes the user's arrays directly.
+  if (per_group == 1 && runs_interleaved(plan)) {
+    // Long or lone lines: the four-step split or Bluestein reads and writes the user's arrays
+    // directly.
     for_each_group(L.count, 1, n, [&](int64_t l, int64_t) {
-      run_four_step_interleaved(plan, s + 2 * L.in_off[l], L.in_stride, d + 2 * L.out_off[l],
-                                L.out_stride, scale);
+      run_line_interleaved(plan, s + 2 * L.in_off[l], L.in_stride, d + 2 * L.out_off[l],
+                           L.out_stride, scale);
     });
     return;
   }

@@ -46,6 +46,28 @@ void run_four_step_interleaved(const Plan<T>& plan, const T* in, int64_t in_stri
 template <class T>
 void run_bluestein(const Plan<T>& plan, T* re, T* im, int64_t B);
 
+// Bluestein transform of one interleaved complex line into another (element strides; in ==
+// out is fine), times scale.
+template <class T>
+void run_bluestein_interleaved(const Plan<T>& plan, const T* in, int64_t in_stride, T* out,
+                               int64_t out_stride, T scale);
+
+// Whether a line of this plan can be transformed alone straight between interleaved complex
+// lines (run_line_interleaved): Bluestein, or Stockham passes with a four-step split.
+template <class T>
+inline bool runs_interleaved(const Plan<T>& plan) {
+  return plan.kind == Plan<T>::Kind::Bluestein || plan.n1 > 0;
+}
+
+template <class T>
+inline void run_line_interleaved(const Plan<T>& plan, const T* in, int64_t in_stride, T* out,
+                                 int64_t out_stride, T scale) {
+  if (plan.kind == Plan<T>::Kind::Bluestein)
+    run_bluestein_interleaved(plan, in, in_stride, out, out_stride, scale);
+  else
+    run_four_step_interleaved(plan, in, in_stride, out, out_stride, scale);
+}
+
 // Lines (columns or rows) per block of the four-step split for sub-transforms of length
 // `len`: the block's four arrays (data and ping-pong) within ~256 KB, a multiple of the
 // widest vector (64 bytes) so that every width vectorizes it whole.  Fixed per plan (step 1's

@@ -197,16 +197,16 @@ void join_spectrum(T* hr, T* hi, int64_t m, int64_t B, const RealPlan<T>& rp, T*
 
 // ---- one line on its own ----
 //
-// A long line (is_long_line: batch_lines gives B = 1), or a lone line whose half has a
-// four-step split, is transformed on its own, and the row passes above would then handle one
-// bin per call in scalar code: with the batch's gathers and scatters, 6 ns per bin, more than the
-// complex transform itself (rfft of 2^20 float32 took 1.6x a complex FFT of the same length).
-// Here the complex transform runs interleaved, as c2c's long lines do: the real input
-// already is the interleaved line z_j = x_2j + i*x_(2j+1) in memory, and the four-step
-// reads it straight from the user's array.  The spectrum pass vectorizes over bins instead
-// of lines: blocks of bins k and their partners m - k (reversed) are copied into small split
-// arrays and go through the same split_bins/join_bins arithmetic, with one twiddle per
-// element: the same arithmetic, in the same order, as the batched route.
+// A long line (is_long_line: batch_lines gives B = 1) or a lone line is transformed on its
+// own, and the row passes above would then handle one bin per call in scalar code: with the
+// batch's gathers and scatters, 6 ns per bin, more than the complex transform itself (rfft of
+// 2^20 float32 took 1.6x a complex FFT of the same length).  Where the half-length plan can
+// run a line interleaved (runs_interleaved: a four-step split or Bluestein), the complex
+// transform reads the real input straight from the user's array, since it already is the
+// interleaved line z_j = x_2j + i*x_(2j+1) in memory, and writes into the output.  The
+// spectrum pass vectorizes over bins instead of lines: blocks of bins k and their partners
+// m - k (reversed) are copied into small split arrays and go through split_bins/join_bins
+// with one twiddle per element: the same arithmetic, in the same order, as the batched route.
 
 constexpr int64_t kLineBlock = 64;  // bins per block: eight small arrays stay in L1
 
@@ -310,13 +310,12 @@ void join_line(const T* x, T* z, int64_t m, const RealPlan<T>& rp) {
   }
 }
 
-// Whether `count` lines of length n = 2m take the single-line route below: long lines, and
-// a lone line whose half has a four-step split (kFourStepSplitMin).
+// Whether `count` lines of length n = 2m take the single-line route below: long lines and
+// lone lines, where the half-length plan runs a line interleaved.
 template <class T>
 bool real_line_route(const RealPlan<T>& rp, int64_t count) {
   const Plan<T>& half = *rp.half;
-  return half.kind == Plan<T>::Kind::Stockham && half.n1 > 0 &&
-         (count == 1 || is_long_line(half));
+  return runs_interleaved(half) && (count == 1 || is_long_line(half));
 }
 
 // r2c of one line of even length (element strides), times `factor` (scale / 2).
@@ -332,7 +331,7 @@ void r2c_line(const RealPlan<T>& rp, const T* x, int64_t in_stride, T* out, int6
     src = buf.data();
   }
   T* z = unit_out ? out : buf.data();
-  run_four_step_interleaved(*rp.half, src, 1, z, 1, T(1));
+  run_line_interleaved(*rp.half, src, 1, z, 1, T(1));
   split_line(z, m, rp, factor);
   if (!unit_out)
     for (int64_t k = 0; k <= m; ++k) {
@@ -359,10 +358,10 @@ void c2r_line(const RealPlan<T>& rp, const T* x, int64_t in_stride, T* out, int6
   }
   join_line(spectrum, z, m, rp);
   if (out_stride == 1) {
-    run_four_step_interleaved(*rp.half, z, 1, out, 1, scale);
+    run_line_interleaved(*rp.half, z, 1, out, 1, scale);
     return;
   }
-  run_four_step_interleaved(*rp.half, z, 1, z, 1, scale);
+  run_line_interleaved(*rp.half, z, 1, z, 1, scale);
   for (int64_t j = 0; j < 2 * m; ++j) out[j * out_stride] = z[j];
 }
 
