@@ -54,6 +54,7 @@ VEC_SRC = """
 #include "simd_trig.h"
 #include "simd_atrig.h"
 #include "simd_hyperbolic.h"
+#include "simd_pow.h"
 #include <cstdint>
 namespace sm = arraycore::native::simd_math;
 #define K(name, T, f) void name(const T* a, T* o, int64_t n) { for (int64_t i = 0; i < n; i++) o[i] = sm::f(a[i]); }
@@ -85,7 +86,14 @@ K(k_acos_d, double, acos)
 #define K(name, T, f) void name(const T* a, const T* b, T* o, int64_t n) { for (int64_t i = 0; i < n; i++) o[i] = sm::f(a[i], b[i]); }
 K(k_atan2_f, float, atan2)
 K(k_atan2_d, double, atan2)
+// simd_pow.h
+K(k_pow_f, float, pow)
+K(k_pow_d, double, pow)
 #pragma pop_macro("K")
+K(k_log2_f, float, log2)
+K(k_log10_f, float, log10)
+K(k_log2_d, double, log2)
+K(k_log10_d, double, log10)
 // simd_hyperbolic.h
 K(k_sinh_f, float, sinh)
 K(k_cosh_f, float, cosh)

@@ -211,7 +211,9 @@ AC_SIMD_INLINE float exp(float x, float x_lo) noexcept {
 
 AC_SIMD_INLINE float exp(float x) noexcept { return exp(x, 0.0f); }
 
-AC_SIMD_INLINE double exp(double x) noexcept {
+// exp(x + x_lo) for a small correction |x_lo| <= ulp(x), as for float (pow passes the low
+// part of y*log(x) this way).  exp(x) is exp(x, 0).
+AC_SIMD_INLINE double exp(double x, double x_lo) noexcept {
     constexpr double kLog2e = 0x1.71547652b82fep+0;
     constexpr double kShift = 0x1.8p52;  // 1.5 * 2^52
     // exp(710) > DBL_MAX; exp(-746) < 2^-1075 (half the smallest subnormal).
@@ -223,7 +225,7 @@ AC_SIMD_INLINE double exp(double x) noexcept {
     const double k = kf - kShift;  // exact, k in [-1077, 1025]
 
     const double rh = detail::fma(-k, detail::kLn2HiD, xc);  // exact
-    const double rl = -k * detail::kLn2LoD;
+    const double rl = detail::fma(-k, detail::kLn2LoD, x_lo);
     const double r = rh + rl;
 
     const double r2 = r * r;
@@ -236,6 +238,8 @@ AC_SIMD_INLINE double exp(double x) noexcept {
     const double s2 = detail::bit_cast<double>((ku - k1b + 2047u) << 52);
     return (er * s1) * s2;
 }
+
+AC_SIMD_INLINE double exp(double x) noexcept { return exp(x, 0.0); }
 
 // ---------------------------------------------------------------------------
 // log

@@ -6,6 +6,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "../simd_pow.h"
 #include "complex_math.h"
 #include "int_math.h"
 #include "kernel_loops.h"
@@ -132,10 +133,38 @@ struct Remainder {
   }
 };
 struct Pow {
-  template <class T> static T apply(T a, T b) {
+  // Inlined by force: GCC's size heuristics otherwise keep the real pow (simd_pow.h) a call,
+  // and the loop stays scalar.
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
     if constexpr (is_complex_v<T>) return cpow(a, b);
     else if constexpr (is_int_v<T>) return int_pow(a, b);
-    else return std::pow(a, b);
+    else return simd_math::pow(a, b);
+  }
+  // Exponents with an exact elementwise form, as NumPy's fast scalar powers: each is one
+  // correctly rounded operation, so it equals the correctly rounded pow (0.5: sqrt, with
+  // pow's +0 at -0 and +inf at -inf).
+  template <class T>
+  static bool rhs_scalar_run(const T* a, T b, T* o, int64_t n) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (b == T(2)) {
+        for (int64_t i = 0; i < n; ++i) o[i] = a[i] * a[i];
+        return true;
+      }
+      if (b == T(-1)) {
+        for (int64_t i = 0; i < n; ++i) o[i] = T(1) / a[i];
+        return true;
+      }
+      if (b == T(1)) {
+        for (int64_t i = 0; i < n; ++i) o[i] = a[i];
+        return true;
+      }
+      if (b == T(0.5)) {
+        constexpr T kInf = std::numeric_limits<T>::infinity();
+        for (int64_t i = 0; i < n; ++i) o[i] = a[i] == -kInf ? kInf : std::sqrt(a[i]) + T(0);
+        return true;
+      }
+    }
+    return false;
   }
 };
 

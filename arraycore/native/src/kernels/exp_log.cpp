@@ -8,6 +8,7 @@
 
 #include "complex_math.h"
 #include "../simd_math.h"
+#include "../simd_pow.h"
 #include "kernel_loops.h"
 
 namespace arraycore::native {
@@ -41,26 +42,27 @@ struct Log1p {
     else return simd_math::log1p(x);
   }
 };
-// Complex log2/log10: clog scaled componentwise by log2(e) / log10(e) (as NumPy).
+// Real log2/log10: simd_pow.h (vectorized; exact at powers of 2 and 10).  Complex: clog scaled
+// componentwise by log2(e) / log10(e) (as NumPy).
 struct Log2 {
-  template <class T> static T apply(T x) {
+  template <class T> [[gnu::always_inline]] static T apply(T x) {
     if constexpr (is_complex_v<T>) {
       using R = real_t<T>;
       const T l = std::log(x);
       return {l.real() * std::numbers::log2e_v<R>, l.imag() * std::numbers::log2e_v<R>};
     } else {
-      return std::log2(x);
+      return simd_math::log2(x);
     }
   }
 };
 struct Log10 {
-  template <class T> static T apply(T x) {
+  template <class T> [[gnu::always_inline]] static T apply(T x) {
     if constexpr (is_complex_v<T>) {
       using R = real_t<T>;
       const T l = std::log(x);
       return {l.real() * std::numbers::log10e_v<R>, l.imag() * std::numbers::log10e_v<R>};
     } else {
-      return std::log10(x);
+      return simd_math::log10(x);
     }
   }
 };

@@ -170,6 +170,17 @@ void binary_loop_with_fallback(Out* o, const T* a, const T* b, int64_t n) {
   }
 }
 
+// An op may take over a contiguous run whose right operand is one broadcast value
+// (`static bool rhs_scalar_run(const T* a, T b, Out* o, int64_t n)`, false: not handled, the
+// generic loop runs): pow's exponent 2 is a multiplication, -1 a division.
+template <class Op, class T, class = void>
+struct HasRhsScalarRun : std::false_type {};
+template <class Op, class T>
+struct HasRhsScalarRun<
+    Op, T,
+    std::void_t<decltype(Op::rhs_scalar_run(std::declval<const T*>(), std::declval<T>(),
+                                            std::declval<T*>(), int64_t{}))>> : std::true_type {};
+
 template <class Op, class T>
 void binary_loop(char** p, const int64_t* s, int64_t n) {
   using Out = decltype(Op::apply(std::declval<T>(), std::declval<T>()));
@@ -198,6 +209,8 @@ void binary_loop(char** p, const int64_t* s, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
   } else if (s[0] == so && s[1] == st && s[2] == 0) {
     const T bv = *b;
+    if constexpr (HasRhsScalarRun<Op, T>::value)
+      if (Op::rhs_scalar_run(a, bv, o, n)) return;
     for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], bv);
   } else if (s[0] == so && s[1] == 0 && s[2] == st) {
     const T av = *a;
