@@ -1,6 +1,8 @@
 // Rounding, classification, bit-level and complex-part kernels: ceil, floor, trunc, round,
 // isfinite, isinf, isnan, signbit, copysign, nextafter, conj, real, imag.
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <complex>
 #include <type_traits>
 
@@ -58,7 +60,14 @@ struct IsNan {
     else return x != x;
   }
 };
-struct SignBit { template <class T> static bool apply(T x) { return std::signbit(x); } };
+// The sign bit read through an integer shift: std::signbit left the bool-output loop scalar
+// (3x NumPy's time for 1e6 float64).
+struct SignBit {
+  template <class T> static bool apply(T x) {
+    using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    return (std::bit_cast<U>(x) >> (8 * sizeof(T) - 1)) != 0;
+  }
+};
 struct CopySign { template <class T> static T apply(T a, T b) { return std::copysign(a, b); } };
 struct NextAfter { template <class T> static T apply(T a, T b) { return std::nextafter(a, b); } };
 
