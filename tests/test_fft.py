@@ -266,6 +266,25 @@ def test_lengths_whose_prime_factor_plan_is_bluestein(n):
     close(ac.fft.irfft(to_ac(v[: n + 1] + 0j)), np.fft.irfft(v[: n + 1] + 0j), f"irfft n={2 * n}")
 
 
+def test_lines_on_their_own_with_strides():
+    """Lone and long lines run straight between the user's arrays (four-step split or
+    Bluestein): strided input (a lone line x[::2]) and strided input and output (long lines
+    along axis 0 of an (n, 2) array), forward and inverse, complex and real."""
+    for n in (10007, 1024, 3000):  # Bluestein, four-step split, four-step split
+        v = rand((2 * n,), "complex128")
+        close(ac.fft.fft(to_ac(v)[::2]), np.fft.fft(v[::2]), f"fft lone strided n={n}")
+        close(ac.fft.ifft(to_ac(v)[::-2]), np.fft.ifft(v[::-2]), f"ifft lone reversed n={n}")
+        r = v.real.copy()
+        close(ac.fft.rfft(to_ac(r)[::2]), np.fft.rfft(r[::2]), f"rfft lone strided n={n}")
+    for n in (10007, 8192):  # long lines: Bluestein, four-step split
+        v = rand((n, 2), "complex64")
+        close(ac.fft.fft(to_ac(v), axis=0), np.fft.fft(v, axis=0), f"fft long columns n={n}")
+        r = rand((2 * n, 2), "float64")
+        close(ac.fft.rfft(to_ac(r), axis=0), np.fft.rfft(r, axis=0), f"rfft long columns {n}")
+        h = rand((n + 1, 2), "complex128")
+        close(ac.fft.irfft(to_ac(h), axis=0), np.fft.irfft(h, axis=0), f"irfft long columns {n}")
+
+
 def test_known_values():
     x = ac.asarray([1.0, 0.0, -1.0, 0.0])
     np.testing.assert_allclose(np.asarray(ac.fft.fft(x)), [0, 2, 0, 2], atol=1e-15)
