@@ -125,6 +125,22 @@ AC_SIMD_INLINE double exp_poly(double r) noexcept {
     return p;
 }
 
+// Q(z) of the double log below (log(1+f) = 2s + s z Q(z), z = s^2 in [0, 0.0295]), shared
+// with simd_pow.h's double-double log.
+AC_SIMD_INLINE double log_q(double z) noexcept {
+    constexpr double c0 = 0x1.5555555555558p-1, c1 = 0x1.99999999952e2p-2,
+                     c2 = 0x1.2492492df148dp-2, c3 = 0x1.c71c62e5800a1p-3,
+                     c4 = 0x1.7462b4ab2ef6bp-3, c5 = 0x1.39fe606542ddep-3,
+                     c6 = 0x1.2b584aae78a57p-3;
+    const double z2 = z * z;
+    double qh = fma(c6, z, c5);
+    qh = fma(qh, z, c4);
+    qh = fma(qh, z, c3);
+    double ql = fma(c2, z, c1);
+    ql = fma(ql, z, c0);
+    return fma(qh, z2 * z, ql);
+}
+
 // Special values of log: +inf -> +inf, +-0 -> -inf, x < 0 -> NaN, NaN -> NaN
 // (same payload), everything else -> res (which is finite for every input).
 // Written as res + correction, with the correction selected from x alone,
@@ -322,18 +338,7 @@ AC_SIMD_INLINE double log(double x) noexcept {
     const double f = m - 1.0;
     const double s = f / (2.0 + f);
     const double z = s * s;
-    constexpr double c0 = 0x1.5555555555558p-1, c1 = 0x1.99999999952e2p-2,
-                     c2 = 0x1.2492492df148dp-2, c3 = 0x1.c71c62e5800a1p-3,
-                     c4 = 0x1.7462b4ab2ef6bp-3, c5 = 0x1.39fe606542ddep-3,
-                     c6 = 0x1.2b584aae78a57p-3;
-    const double z2 = z * z;
-    double qh = detail::fma(c6, z, c5);
-    qh = detail::fma(qh, z, c4);
-    qh = detail::fma(qh, z, c3);
-    double ql = detail::fma(c2, z, c1);
-    ql = detail::fma(ql, z, c0);
-    const double q = detail::fma(qh, z2 * z, ql);
-    const double R = z * q;
+    const double R = z * detail::log_q(z);
     const double hfsq = 0.5 * f * f;
     const double lo = detail::fma(s, hfsq + R, e * detail::kLn2LoD);
     double res = e * detail::kLn2HiD - ((hfsq - lo) - f);

@@ -58,18 +58,7 @@ AC_SIMD_INLINE void log_dd(double x, double& hi, double& lo) noexcept {
     const double s_lo = (resid - s_hi * den_lo) * inv;
 
     const double z = s_hi * s_hi;
-    constexpr double c0 = 0x1.5555555555558p-1, c1 = 0x1.99999999952e2p-2,
-                     c2 = 0x1.2492492df148dp-2, c3 = 0x1.c71c62e5800a1p-3,
-                     c4 = 0x1.7462b4ab2ef6bp-3, c5 = 0x1.39fe606542ddep-3,
-                     c6 = 0x1.2b584aae78a57p-3;
-    const double z2 = z * z;
-    double qh = fma(c6, z, c5);
-    qh = fma(qh, z, c4);
-    qh = fma(qh, z, c3);
-    double ql = fma(c2, z, c1);
-    ql = fma(ql, z, c0);
-    const double q = fma(qh, z2 * z, ql);
-    const double sR = s_hi * (z * q);
+    const double sR = s_hi * (z * log_q(z));
 
     // e*LN2_HI + 2*s_hi by TwoSum, then the small terms.
     const double a = e * kLn2HiD;  // exact
