@@ -1,6 +1,7 @@
-"""Coefficients of the float32 exp1 kernel (special_integrals_polynomials_expint.cpp).
+"""Coefficients of the exp1 kernels (special_integrals_polynomials_expint.cpp).
 
-    python tools/gen_special_expint_coeffs.py            # prints the C++ tables
+    python tools/gen_special_expint_coeffs.py            # the float32 tables
+    python tools/gen_special_expint_coeffs.py --double   # the float64 tables
 
 x > 1:  x e^x E1(x) = G(t), t = (x - 2)/(x + 2), x in [1, 100] (E1 underflows in float32
         beyond 98.8): one polynomial of degree 12, relative minimax (fit_poly: Lawson's
@@ -44,6 +45,29 @@ def s_table():
             f"inline constexpr double kE1S[] = {{{vals}}};\n")
 
 
+def double_tables():
+    """The double exp1 kernel: S through k = 19, G on [1, 4] (t = (x - 2)/(x + 2)) and on
+    [4, 16] (t = (x - 8)/(x + 8)), degree 20 Chebyshev interpolants in mpmath (monomial
+    coefficients; |t| <= 1/3 keeps Horner stable)."""
+    out = []
+    c = [mp.mpf(-1) ** (k + 1) / (k * mp.factorial(k)) for k in range(1, 20)]
+    out.append("// S(x) = sum_{k=1}^{19} (-1)^(k+1) x^(k-1)/(k k!) (next term < 4e-19 at x = 1)\n"
+               f"inline constexpr double kE1SD[] = {{{', '.join(float(v).hex() for v in reversed(c))}}};")
+    for name, (x0, x1, k) in (("kE1G1", (1, 4, 2)), ("kE1G2", (4, 16, 8))):
+        def f(t, k=k):
+            x = k * (1 + t) / (1 - t)
+            return x * mp.exp(x) * mp.e1(x)
+        t0, t1 = mp.mpf(x0 - k) / (x0 + k), mp.mpf(x1 - k) / (x1 + k)
+        coef, err = mp.chebyfit(f, [t0, t1], 21, error=True)
+        out.append(f"// x e^x E1(x) on [{x0}, {x1}], t = (x - {k})/(x + {k}): degree 20, max abs. "
+                   f"error {float(err):.1e}\n"
+                   f"inline constexpr double {name}[] = {{{', '.join(float(v).hex() for v in coef)}}};")
+    return "\n".join(out)
+
+
 if __name__ == "__main__":
-    print(g_table())
-    print(s_table())
+    if "--double" in sys.argv:
+        print(double_tables())
+    else:
+        print(g_table())
+        print(s_table())

@@ -12,8 +12,7 @@
 //   Ei(x), 0 < x <= 40  gamma + ln x + sum_{k>=1} x^k / (k k!)                 (A&S 5.1.10)
 //   Ei(x), x > 40       e^x / x sum_k k! / x^k, truncated at its smallest term (A&S 5.1.51)
 //   Ei(-x) = -E1(x)
-// Float32 exp1 has a branch-free kernel (exp1_f below); double results and the other
-// functions are scalar.
+// exp1 has branch-free kernels (exp1_f, exp1_vd below); the other functions are scalar.
 #include <cmath>
 #include <cstdint>
 
@@ -107,6 +106,46 @@ inline constexpr double kE1S[] = {0x1.b2a2edd1e100cp-37, -0x1.7e9213ff67620p-33,
   return static_cast<float>(select_bits(small, s, l));
 }
 
+// Float64 exp1, branch-free (tools/gen_special_expint_coeffs.py --double): every lane
+// evaluates each piece and selects, so the loop vectorizes with no gathers:
+//   x <= 1:      -gamma - ln x + x S(x), S the Taylor series through k = 19 (A&S 5.1.11);
+//   1 < x <= 16: e^-x G(t)/x, x e^x E1(x) = G(t), t = (x - K)/(x + K), degree-20 fits on
+//                [1, 4] (K = 2) and [4, 16] (K = 8), |t| <= 1/3;
+//   x > 16:      e^-x / (x + 1 - 1/(x + 3 - 4/(x + 5 - ...))) (A&S 5.1.22, n = 1), 12 levels
+//                (2e-18 relative at x = 16, fewer needed beyond), as the ratio B/A of the
+//                Wallis recurrences: multiplications only, one division.
+// The pieces share two divisions (t, and the final G/x or B/A).  0 gives +inf and x < 0 NaN
+// through the log; +inf gives e^-inf * (finite) = 0; NaN passes through e^-x.
+// S(x) = sum_{k=1}^{19} (-1)^(k+1) x^(k-1)/(k k!) (next term < 4e-19 at x = 1)
+inline constexpr double kE1SD[] = {0x1.feccf9f2a88ffp-62, -0x1.402321fc15331p-57, 0x1.7d570699739afp-53, -0x1.ae7f3e733b81fp-49, 0x1.cb3264bf2e688p-45, -0x1.cd3f30a008e6ap-41, 0x1.b2a2edd1e100cp-37, -0x1.7e9213ff67620p-33, 0x1.390327a26bdbdp-29, -0x1.d96e5f25a9894p-26, 0x1.48c5892f7cd83p-22, -0x1.a01a01a01a01ap-19, 0x1.db8b6f9266dd5p-16, -0x1.e573ac901e574p-13, 0x1.b4e81b4e81b4fp-10, -0x1.5555555555555p-7, 0x1.c71c71c71c71cp-5, -0x1.0000000000000p-2, 0x1.0000000000000p+0};
+// x e^x E1(x) on [1, 4], t = (x - 2)/(x + 2): degree 20, max abs. error 4.5e-19
+inline constexpr double kE1G1[] = {-0x1.ecc5976aa21fbp-9, 0x1.0e736abe70d97p-8, -0x1.34fbebc2497f8p-9, 0x1.59924afd4409ap-9, -0x1.ccc3f74df458fp-9, 0x1.03ef0b405bdb7p-8, -0x1.22681f0e56c20p-8, 0x1.4d76a077b67f2p-8, -0x1.82df8059213ffp-8, 0x1.c657f6f6ebae0p-8, -0x1.0ddacad46744ep-7, 0x1.472da77da9ea8p-7, -0x1.922fac9b950a8p-7, 0x1.0006bb1b95492p-6, -0x1.4a8fd5093e2bdp-6, 0x1.ca84b452ec379p-6, -0x1.3ea98547f5935p-5, 0x1.0aed5fdef7084p-4, -0x1.9fe94e3abe829p-4, 0x1.58018c1ee75fdp-2, 0x1.7200210293480p-1};
+// x e^x E1(x) on [4, 16], t = (x - 8)/(x + 8): degree 20, max abs. error 1.4e-18
+inline constexpr double kE1G2[] = {-0x1.7db9816903e34p-7, 0x1.9e36c96fe29dap-7, -0x1.c8c2c9c114d2bp-8, 0x1.f6dde91c68cfdp-8, -0x1.4dcd1b9105071p-7, 0x1.71b14460cc6bfp-7, -0x1.93ecc565da3ecp-7, 0x1.c4e5a880541ecp-7, -0x1.000334d84aee4p-6, 0x1.23539a7eb4aebp-6, -0x1.4e7b84984fd9cp-6, 0x1.840a92c564e0fp-6, -0x1.c79f347d2b21fp-6, 0x1.0f4e3e6251c78p-5, -0x1.48a476071617ep-5, 0x1.9674ba8aa66d6p-5, -0x1.01fc9d4e2b7dbp-4, 0x1.52cd914abf69ep-4, -0x1.d219588f2dbb9p-4, 0x1.589cebb3ba177p-3, 0x1.cbe5bc299b793p-1};
+
+[[gnu::always_inline]] inline double exp1_vd(double x) {
+  const bool small = x <= 1.0, low_mid = x <= 4.0, mid = x <= 16.0;
+  const double s = -kEulerGamma - simd_math::log(x) + x * poly(x, kE1SD);
+  const double K = low_mid ? 2.0 : 8.0;
+  const double xm = mid ? x : 16.0;  // (small lanes: any value works, they select s)
+  const double t = (xm - K) / (xm + K);
+  const double g = low_mid ? poly(t, kE1G1) : poly(t, kE1G2);
+  // Wallis: T = b0 + K_{n>=1}(a_n / b_n), b_n = x + 2n + 1, a_n = -n^2; E1 = e^-x B/A.
+  const double xl = x < 1e3 ? x : 1e3;  // E1 underflows long before; keeps A finite
+  double a_prev = 1.0, a = xl + 1.0, b_prev = 0.0, b = 1.0;
+#pragma GCC unroll 12
+  for (int n = 1; n <= 12; ++n) {
+    const double bn = xl + (2 * n + 1), an = -static_cast<double>(n * n);
+    const double a_next = simd_math::detail::fma(bn, a, an * a_prev);
+    const double b_next = simd_math::detail::fma(bn, b, an * b_prev);
+    a_prev = a, a = a_next, b_prev = b, b = b_next;
+  }
+  const double num = mid ? g : b;
+  const double den = mid ? xm : a;
+  const double l = simd_math::exp(-x) * (num / den);
+  return select_bits(small, s, l);
+}
+
 // Ei(x) for x > 0.
 inline double ei_positive(double x) {
   if (x == kInf<double>) return x;
@@ -163,7 +202,7 @@ namespace ip = special::integrals_polynomials;
 
 struct Exp1 {
   [[gnu::always_inline]] static float apply(float x) { return ip::exp1_f(x); }
-  static double apply(double x) { return ip::exp1_d(x); }
+  [[gnu::always_inline]] static double apply(double x) { return ip::exp1_vd(x); }
 };
 struct Expi {
   template <class T>
