@@ -1,7 +1,8 @@
 """Coefficients of the exp1 kernels (special_integrals_polynomials_expint.cpp).
 
     python tools/gen_special_expint_coeffs.py            # the float32 tables
-    python tools/gen_special_expint_coeffs.py --double   # the float64 tables
+    python tools/gen_special_expint_coeffs.py --double   # the float64 exp1 tables
+    python tools/gen_special_expint_coeffs.py --expi     # the float64 expi tables
 
 x > 1:  x e^x E1(x) = G(t), t = (x - 2)/(x + 2), x in [1, 100] (E1 underflows in float32
         beyond 98.8): one polynomial of degree 12, relative minimax (fit_poly: Lawson's
@@ -65,7 +66,35 @@ def double_tables():
     return "\n".join(out)
 
 
+def expi_tables():
+    """The double expi kernel for x > 0: the series sum_{k=1}^{24} x^(k-1)/(k k!) for x <= 2
+    (A&S 5.1.10), fits of x e^-x Ei(x) in t = (x - K)/(x + K) on [2, 8], [8, 32] (degree 24)
+    and [32, 128] (degree 22), and the asymptotic sum_{k=0}^{12} k!/x^k beyond 128 (A&S 5.1.51,
+    3e-18 at 128)."""
+    out = []
+    c = [1 / (k * mp.factorial(k)) for k in range(1, 25)]
+    out.append("// P(x) = sum_{k=1}^{24} x^(k-1)/(k k!), Ei(x) = gamma + ln x + x P(x) (x <= 2)\n"
+               f"inline constexpr double kEiSD[] = {{{', '.join(float(v).hex() for v in reversed(c))}}};")
+    for name, (x0, x1, k, deg) in (("kEiF1", (2, 8, 4, 24)), ("kEiF2", (8, 32, 16, 24)),
+                                   ("kEiF3", (32, 128, 64, 22))):
+        def f(t, k=k):
+            x = k * (1 + t) / (1 - t)
+            return x * mp.exp(-x) * mp.ei(x)
+        t0, t1 = mp.mpf(x0 - k) / (x0 + k), mp.mpf(x1 - k) / (x1 + k)
+        coef, err = mp.chebyfit(f, [t0, t1], deg + 1, error=True)
+        out.append(f"// x e^-x Ei(x) on [{x0}, {x1}], t = (x - {k})/(x + {k}): degree {deg}, max "
+                   f"abs. error {float(err):.1e}\n"
+                   f"inline constexpr double {name}[] = {{{', '.join(float(v).hex() for v in coef)}}};")
+    a = [mp.factorial(j) for j in range(13)]
+    out.append("// x e^-x Ei(x) ~ sum_{k=0}^{12} k!/x^k, as a polynomial in 1/x (x > 128)\n"
+               f"inline constexpr double kEiA[] = {{{', '.join(float(v).hex() for v in reversed(a))}}};")
+    return "\n".join(out)
+
+
 if __name__ == "__main__":
+    if "--expi" in sys.argv:
+        print(expi_tables())
+        sys.exit()
     if "--double" in sys.argv:
         print(double_tables())
     else:

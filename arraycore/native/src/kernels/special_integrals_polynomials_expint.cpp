@@ -9,10 +9,9 @@
 //                       (A&S 5.1.22, even contraction), iterated to convergence
 //   E_n(x), x <= 1      (-x)^(n-1)/(n-1)! (psi(n) - ln x) - sum_{k != n-1} (-x)^k/((k-n+1) k!)
 //                       (A&S 5.1.12)
-//   Ei(x), 0 < x <= 40  gamma + ln x + sum_{k>=1} x^k / (k k!)                 (A&S 5.1.10)
-//   Ei(x), x > 40       e^x / x sum_k k! / x^k, truncated at its smallest term (A&S 5.1.51)
-//   Ei(-x) = -E1(x)
-// exp1 has branch-free kernels (exp1_f, exp1_vd below); the other functions are scalar.
+//   Ei(x)               fits and series at a fixed length, branch-free (expi_vd below)
+// exp1 and expi have branch-free kernels (exp1_f, exp1_vd, expi_vd below); expn is scalar
+// (its exp1_d is the scalar E1 for n = 1).
 #include <cmath>
 #include <cstdint>
 
@@ -146,38 +145,44 @@ inline constexpr double kE1G2[] = {-0x1.7db9816903e34p-7, 0x1.9e36c96fe29dap-7, 
   return select_bits(small, s, l);
 }
 
-// Ei(x) for x > 0.
-inline double ei_positive(double x) {
-  if (x == kInf<double>) return x;
-  if (x <= 40.0) {
-    double term = 1.0, sum = 0.0;  // term = x^k / k!
-    for (int k = 1; k < 1000; ++k) {
-      term *= x / k;
-      const double t = term / k;
-      sum += t;
-      if (t < kEps * sum) break;
-    }
-    return kEulerGamma + std::log(x) + sum;
-  }
-  // asymptotic series, terms k!/x^k decrease while k < x
-  double term = 1.0, sum = 1.0;
-  for (int k = 1; k < 60; ++k) {
-    const double next = term * k / x;
-    if (next > term) break;
-    term = next;
-    sum += term;
-    if (term < kEps * sum) break;
-  }
-  const double half = std::exp(0.5 * x);  // e^x / x split so that x up to ~716 stays finite
-  return half * (half / x * sum);
+// Ei, branch-free in double (tools/gen_special_expint_coeffs.py --expi), every lane evaluating
+// each piece and selecting, as exp1_vd:
+//   x < 0:        -E1(-x) (exp1_vd);
+//   0 <= x <= 2:  gamma + ln x + x P(x), P the series through k = 24 (A&S 5.1.10; absolute
+//                 accuracy near the zero x0 = 0.3725, where the sum cancels);
+//   2 < x <= 128: e^x F(t)/x, F(t) = x e^-x Ei(x), t = (x - K)/(x + K), fits on [2, 8], [8, 32]
+//                 (degree 24) and [32, 128] (degree 22), K = 4, 16, 64;
+//   x > 128:      e^x/x sum_{k=0}^{12} k!/x^k (A&S 5.1.51; 3e-18 at 128).
+// e^x/x is formed as e^(x/2) (e^(x/2)/x) so that Ei stays finite up to its overflow (~716).
+// P(x) = sum_{k=1}^{24} x^(k-1)/(k k!), Ei(x) = gamma + ln x + x P(x) (x <= 2)
+inline constexpr double kEiSD[] = {0x1.4c8a010f74e50p-84, 0x1.043f7b43bfa81p-79, 0x1.871c7e568af04p-75, 0x1.19b179783c732p-70, 0x1.843561cce681ep-66, 0x1.feccf9f2a88ffp-62, 0x1.402321fc15331p-57, 0x1.7d570699739afp-53, 0x1.ae7f3e733b81fp-49, 0x1.cb3264bf2e688p-45, 0x1.cd3f30a008e6ap-41, 0x1.b2a2edd1e100cp-37, 0x1.7e9213ff67620p-33, 0x1.390327a26bdbdp-29, 0x1.d96e5f25a9894p-26, 0x1.48c5892f7cd83p-22, 0x1.a01a01a01a01ap-19, 0x1.db8b6f9266dd5p-16, 0x1.e573ac901e574p-13, 0x1.b4e81b4e81b4fp-10, 0x1.5555555555555p-7, 0x1.c71c71c71c71cp-5, 0x1.0000000000000p-2, 0x1.0000000000000p+0};
+// x e^-x Ei(x) on [2, 8], t = (x - 4)/(x + 4): degree 24, max abs. error 1.7e-19
+inline constexpr double kEiF1[] = {0x1.155834ffc28f8p+2, 0x1.3387734ba3893p+2, 0x1.4e038583235d2p-1, -0x1.15ddae13f7670p+1, -0x1.ae920dcff1ff2p+1, -0x1.e5e846c5e68f3p+1, -0x1.5e78d2c89c44bp+1, -0x1.3dd8022c489c7p-2, 0x1.38d02d06106d6p+1, 0x1.02d008dd08541p+2, 0x1.c6c996aaac8bap+1, 0x1.c4d9ae9d188fep-1, -0x1.3b678da1037e8p+1, -0x1.1a0f2eb368d2ap+2, -0x1.88d6798fbd9eep+1, 0x1.ac8f5b3fa0217p-1, 0x1.1aed0c746bd96p+2, 0x1.bd712750545eep+1, -0x1.85a09becb891cp+0, -0x1.4a363d9ca518ep+2, 0x1.700ca9e524eafp-2, 0x1.02e0cd4343e0ap+2, -0x1.9e2ffc0895a67p+0, -0x1.422cd18f4c6b7p-1, 0x1.702e66cbf108fp+0};
+// x e^-x Ei(x) on [8, 32], t = (x - 16)/(x + 16): degree 24, max abs. error 2.0e-19
+inline constexpr double kEiF2[] = {0x1.7199001d2142fp+2, 0x1.635749a1247e2p+0, -0x1.178abf6894373p+3, -0x1.2b3037a2465e6p+2, 0x1.f86d6cb6059d4p+2, 0x1.d1d3eb5d1bdf2p+2, -0x1.6f36049aed619p+2, -0x1.16a1282868512p+3, 0x1.41fa6560228b4p+2, 0x1.0d07f7d62dfabp+3, -0x1.785a350f55bbep+2, -0x1.b62c212cbba4ep+2, 0x1.2a0b2a69e8f7dp+3, -0x1.2005d00ffa5afp-1, -0x1.a4878b1ba5d64p+2, 0x1.92a2877bb6d2bp+2, -0x1.3ad009889a9e0p+1, -0x1.67f0729549f31p-2, 0x1.29bf993e3300ep+0, -0x1.ec1f0959dad0cp-1, 0x1.35d839292d17cp-1, -0x1.78dbfaa50e84fp-2, 0x1.ebee1b21e8131p-3, -0x1.5ce017fec2438p-3, 0x1.1285334ccb79ep+0};
+// x e^-x Ei(x) on [32, 128], t = (x - 64)/(x + 64): degree 22, max abs. error 5.5e-18
+inline constexpr double kEiF3[] = {0x1.10d6ab9392af6p+0, -0x1.b0f5d7e6dd555p-1, -0x1.69e03d70a78ebp-8, -0x1.a7d278e74cca3p-8, 0x1.a91da5625b733p-3, -0x1.6b338c9999c21p-3, 0x1.f62df3d754690p-4, -0x1.bcfcbeeacb2bfp-4, 0x1.99aa734ad8ba3p-4, -0x1.6efe93ff00a8dp-4, 0x1.49e74d6fefa8dp-4, -0x1.2aee97c066f1dp-4, 0x1.102f94e71b327p-4, -0x1.f1b909de8a536p-5, 0x1.c8d903afcf139p-5, -0x1.a4d47bef853c6p-5, 0x1.84eca2ccc3692p-5, -0x1.68867550b335bp-5, 0x1.4f229b744b605p-5, -0x1.3857a12d8d813p-5, 0x1.23cd955152bb1p-5, -0x1.113aa5948d91bp-5, 0x1.04219a12a3d84p+0};
+// x e^-x Ei(x) ~ sum_{k=0}^{12} k!/x^k, as a polynomial in 1/x (x > 128)
+inline constexpr double kEiA[] = {0x1.c8cfc00000000p+28, 0x1.308a800000000p+25, 0x1.baf8000000000p+21, 0x1.6260000000000p+18, 0x1.3b00000000000p+15, 0x1.3b00000000000p+12, 0x1.6800000000000p+9, 0x1.e000000000000p+6, 0x1.8000000000000p+4, 0x1.8000000000000p+2, 0x1.0000000000000p+1, 0x1.0000000000000p+0, 0x1.0000000000000p+0};
+
+[[gnu::always_inline]] inline double expi_vd(double x) {
+  const double neg = -exp1_vd(-x);  // (NaN for x > 0, not selected there)
+  const double s = kEulerGamma + simd_math::log(x) + x * poly(x, kEiSD);
+  const bool r1 = x <= 8.0, r2 = x <= 32.0, r3 = x <= 128.0;
+  const double K = r1 ? 4.0 : (r2 ? 16.0 : 64.0);
+  const double xm = r3 ? x : 128.0;
+  const double t = (xm - K) / (xm + K);
+  const double f = r1 ? poly(t, kEiF1) : (r2 ? poly(t, kEiF2) : poly(t, kEiF3));
+  const double xa = r3 ? 128.0 : (x < 1e300 ? x : 1e300);  // 1/x of +inf would be 0: fine, but
+  const double fa = poly(1.0 / xa, kEiA);                  // keep the lanes finite anyway
+  const double xe = x < 720.0 ? x : 720.0;  // e^360 * e^360/720 overflows: +inf beyond ~716
+  const double half = simd_math::exp(0.5 * xe);
+  const double big = half * (half / xe * (r3 ? f : fa));
+  double r = select_bits(x <= 2.0, s, big);
+  r = select_bits(x < 0.0, neg, r);
+  return select_bits(x != x, x, r);
 }
 
-inline double expi_d(double x) {
-  if (std::isnan(x)) return x;
-  if (x == 0.0) return -kInf<double>;
-  if (x < 0.0) return -exp1_d(-x);
-  return ei_positive(x);
-}
 
 // SciPy's expn(n, x): n is truncated to an integer (a C cast); n < 0 or beyond int -> NaN.
 inline double expn_d(double nf, double x) {
@@ -206,7 +211,9 @@ struct Exp1 {
 };
 struct Expi {
   template <class T>
-  static T apply(T x) { return static_cast<T>(ip::expi_d(static_cast<double>(x))); }
+  [[gnu::always_inline]] static T apply(T x) {
+    return static_cast<T>(ip::expi_vd(static_cast<double>(x)));
+  }
 };
 struct Expn {
   template <class T>
