@@ -289,6 +289,36 @@ def test_mean_var_layouts(layout, rng):
                              rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [1, 31, 8193, 2 ** 20 + 5, 3 * 2 ** 20 + 1])
+def test_var_of_a_whole_contiguous_array(n, dtype, rng):
+    """Whole contiguous real arrays take a one-read second pass (sum_squared_deviations:
+    pairwise blocks, fixed chunks over the pool); it matches NumPy and the composed path that
+    strided views take, also with a large offset (two passes, no cancellation), several
+    chunks and any thread count."""
+    a = (rng.standard_normal(n) * 3 + 1e4).astype(dtype)
+    x = to_ac(a)
+    rt = 2e-5 if dtype == "float32" else 1e-12
+    strided = to_ac(np.repeat(a, 2))[::2]  # the same values, not contiguous
+    for corr in (0, 1):
+        assert_matches_numpy(ac.var(x, correction=corr), np.var(a, ddof=corr), rtol=rt)
+        assert_matches_numpy(ac.std(x, correction=corr, keepdims=True),
+                             np.std(a, ddof=corr, keepdims=True), rtol=rt)
+        np.testing.assert_allclose(float(ac.var(x, correction=corr)),
+                                   float(ac.var(strided, correction=corr)), rtol=rt)
+    two_d = to_ac(a.reshape(1, -1))
+    assert_matches_numpy(ac.var(two_d, keepdims=True), np.var(a.reshape(1, -1), keepdims=True),
+                         rtol=rt)
+    threads = ac.get_num_threads()
+    try:
+        ac.set_num_threads(1)
+        one = float(ac.var(x))
+        ac.set_num_threads(2)
+        assert float(ac.var(x)) == one
+    finally:
+        ac.set_num_threads(threads)
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_mean_var_degenerate():
     e = np.zeros((0, 3))

@@ -187,6 +187,14 @@ def _var(name, x, axis, correction, keepdims):
     axes = _axes(name, axis, x.ndim)
     n = _count(x.shape, axes)
     m = _ew.divide(_reduce(_SUM, xf, axes, True, xf.dtype.code, name), float(n))
+    if len(axes) == xf.ndim and xf.dtype.kind == "f" and n > 0 and xf._c_contiguous:
+        # The whole of a contiguous real array: the second pass reads x once instead of
+        # writing x - m and its square (kernels/reduce_moments.cpp); m stays in x's dtype.
+        s = _native.sum_squared_deviations(xf, float(m), name)
+        if keepdims:
+            s = s._view((1,) * xf.ndim, (0,) * xf.ndim, 0)
+        denom = n - correction
+        return _ew.divide(s, float(denom) if denom > 0 else 0.0)
     d = _ew.subtract(xf, m)
     if d.dtype.kind == "c":
         re, im = _ew.real(d), _ew.imag(d)

@@ -69,4 +69,8 @@ NdArray cumulative(ReduceOp op, const NdArray& a, int axis, bool include_initial
 // The dtype sum/prod accumulate in for a result dtype (int64/uint64 for integers and bool).
 DType accumulator_dtype(DType out);
 
+// sum((x - mean)^2) over the whole of a C-contiguous float32/float64 array, as a 0-d array of
+// its dtype (var/std's second pass in one read; kernels/reduce_moments.cpp).
+NdArray sum_squared_deviations(const NdArray& x, double mean, const char* who);
+
 }  // namespace arraycore::native
