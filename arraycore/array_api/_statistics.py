@@ -187,12 +187,15 @@ def _var(name, x, axis, correction, keepdims):
     axes = _axes(name, axis, x.ndim)
     n = _count(x.shape, axes)
     m = _ew.divide(_reduce(_SUM, xf, axes, True, xf.dtype.code, name), float(n))
-    if len(axes) == xf.ndim and xf.dtype.kind == "f" and n > 0 and xf._c_contiguous:
-        # The whole of a contiguous real array: the second pass reads x once instead of
-        # writing x - m and its square (kernels/reduce_moments.cpp); m stays in x's dtype.
-        s = _native.sum_squared_deviations(xf, float(m), name)
-        if keepdims:
-            s = s._view((1,) * xf.ndim, (0,) * xf.ndim, 0)
+    trailing = sorted(axes) == list(range(xf.ndim - len(axes), xf.ndim))
+    if trailing and axes and xf.dtype.kind == "f" and n > 0 and xf._c_contiguous:
+        # Trailing axes of a contiguous real array (the whole array included): the second pass
+        # reads x once per row instead of writing x - m and its square
+        # (kernels/reduce_moments.cpp); m stays in x's dtype, as NumPy's var.
+        s = _native.sum_squared_deviations(xf, m, name)  # m's keepdims shape
+        if not keepdims:
+            kept = xf.shape[: xf.ndim - len(axes)]
+            s = s._view(kept, _contiguous_strides(kept), 0)
         denom = n - correction
         return _ew.divide(s, float(denom) if denom > 0 else 0.0)
     d = _ew.subtract(xf, m)
@@ -204,6 +207,14 @@ def _var(name, x, axis, correction, keepdims):
     s = _reduce(_SUM, sq, axes, bool(keepdims), sq.dtype.code, name)
     denom = n - correction
     return _ew.divide(s, float(denom) if denom > 0 else 0.0)
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for d in reversed(shape):
+        strides.append(step)
+        step *= d
+    return tuple(reversed(strides))
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):

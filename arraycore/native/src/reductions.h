@@ -69,8 +69,9 @@ NdArray cumulative(ReduceOp op, const NdArray& a, int axis, bool include_initial
 // The dtype sum/prod accumulate in for a result dtype (int64/uint64 for integers and bool).
 DType accumulator_dtype(DType out);
 
-// sum((x - mean)^2) over the whole of a C-contiguous float32/float64 array, as a 0-d array of
-// its dtype (var/std's second pass in one read; kernels/reduce_moments.cpp).
-NdArray sum_squared_deviations(const NdArray& x, double mean, const char* who);
+// sum((x - mean[r])^2) over the rows of a C-contiguous float32/float64 array x seen as
+// (mean.numel(), rest), mean contiguous of x's dtype; the result has mean's shape
+// (var/std's second pass over trailing axes in one read; kernels/reduce_moments.cpp).
+NdArray sum_squared_deviations(const NdArray& x, const NdArray& mean, const char* who);
 
 }  // namespace arraycore::native

@@ -25,12 +25,13 @@ AC_BINDINGS(reductions) {
       py::arg("who"),
       "Reduction (0 sum, 1 prod, 2 max, 3 min, 4 all, 5 any) of x over the given axes "
       "(non-negative, unique) with result dtype code `dtype`.");
-  m.def("sum_squared_deviations", [](const NdArray& a, double mean, const std::string& who) {
+  m.def("sum_squared_deviations", [](const NdArray& a, const NdArray& mean,
+                                     const std::string& who) {
         return maybe_nogil(a.numel(),
                            [&] { return sum_squared_deviations(a, mean, who.c_str()); });
       }, py::arg("x"), py::arg("mean"), py::arg("who"),
-      "sum((x - mean)**2) over a whole C-contiguous float32/float64 array (0-d result of its "
-      "dtype; mean rounded to the dtype first, as NumPy's var computes x - mean).");
+      "sum((x[r] - mean[r])**2) over the rows of a C-contiguous float32/float64 array seen as "
+      "(mean.size, rest); the result has mean's shape and x's dtype.");
   m.def("cumulative", [](int op, const NdArray& a, int axis, bool include_initial, int out_code,
                          const std::string& who) {
         const ReduceOp rop = op_from_code(op, who.c_str());
