@@ -186,35 +186,25 @@ def _var(name, x, axis, correction, keepdims):
     correction = _check_correction(name, correction)
     axes = _axes(name, axis, x.ndim)
     n = _count(x.shape, axes)
-    m = _ew.divide(_reduce(_SUM, xf, axes, True, xf.dtype.code, name), float(n))
-    trailing = sorted(axes) == list(range(xf.ndim - len(axes), xf.ndim))
-    if trailing and axes and xf.dtype.kind == "f" and n > 0 and xf._c_contiguous:
-        # Trailing axes of a contiguous real array (the whole array included): the second pass
-        # reads x once per row instead of writing x - m and its square
-        # (kernels/reduce_moments.cpp); m stays in x's dtype, as NumPy's var.
-        s = _native.sum_squared_deviations(xf, m, name)  # m's keepdims shape
-        if not keepdims:
-            kept = xf.shape[: xf.ndim - len(axes)]
-            s = s._view(kept, _contiguous_strides(kept), 0)
-        denom = n - correction
-        return _ew.divide(s, float(denom) if denom > 0 else 0.0)
-    d = _ew.subtract(xf, m)
-    if d.dtype.kind == "c":
-        re, im = _ew.real(d), _ew.imag(d)
-        sq = _ew.add(_ew.multiply(re, re), _ew.multiply(im, im))
+    # Trailing axes of a contiguous real array (the whole array included): the second pass
+    # reads x once per row (kernels/reduce_moments.cpp) instead of writing x - m and its
+    # square; m (in x's dtype, as NumPy's var) then already has the result's shape.
+    one_read = (bool(axes) and sorted(axes) == list(range(xf.ndim - len(axes), xf.ndim))
+                and xf.dtype.kind == "f" and n > 0 and xf._c_contiguous)
+    m_keepdims = bool(keepdims) if one_read else True
+    m = _ew.divide(_reduce(_SUM, xf, axes, m_keepdims, xf.dtype.code, name), float(n))
+    if one_read:
+        s = _native.sum_squared_deviations(xf, m, name)
     else:
-        sq = _ew.multiply(d, d)
-    s = _reduce(_SUM, sq, axes, bool(keepdims), sq.dtype.code, name)
+        d = _ew.subtract(xf, m)
+        if d.dtype.kind == "c":
+            re, im = _ew.real(d), _ew.imag(d)
+            sq = _ew.add(_ew.multiply(re, re), _ew.multiply(im, im))
+        else:
+            sq = _ew.multiply(d, d)
+        s = _reduce(_SUM, sq, axes, bool(keepdims), sq.dtype.code, name)
     denom = n - correction
     return _ew.divide(s, float(denom) if denom > 0 else 0.0)
-
-
-def _contiguous_strides(shape):
-    strides, step = [], 1
-    for d in reversed(shape):
-        strides.append(step)
-        step *= d
-    return tuple(reversed(strides))
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):

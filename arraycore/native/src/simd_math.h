@@ -320,20 +320,26 @@ AC_SIMD_INLINE float log(float x) noexcept {
     return detail::log_fixup(x, res);
 }
 
-AC_SIMD_INLINE double log(double x) noexcept {
+namespace detail {
+// x = 2^e * m, m in [sqrt(1/2), sqrt(2)) (steps 1-2 above; also simd_pow.h's log_dd).
+AC_SIMD_INLINE void log_decompose(double x, double& e, double& m) noexcept {
     const double xscaled = x * 0x1p52;
     const bool tiny = xscaled < 0x1p-970;  // x < 2^-1022, see log(float)
     const double xs = tiny ? xscaled : x;
     const uint64_t eadd = tiny ? 0u : 52u;
 
-    uint64_t ix = detail::bit_cast<uint64_t>(xs);
+    uint64_t ix = bit_cast<uint64_t>(xs);
     ix += 0x3ff0000000000000ull - 0x3fe6a09e667f3bcdull;
     // exponent field -> double without int64->double conversion (not in AVX2):
     // OR it into the mantissa of 2^52 and subtract 2^52 + bias.
-    const double e = detail::bit_cast<double>(((ix >> 52) + eadd) | 0x4330000000000000ull) -
-                     (0x1p52 + 1075.0);
-    const double m =
-        detail::bit_cast<double>((ix & 0x000fffffffffffffull) + 0x3fe6a09e667f3bcdull);
+    e = bit_cast<double>(((ix >> 52) + eadd) | 0x4330000000000000ull) - (0x1p52 + 1075.0);
+    m = bit_cast<double>((ix & 0x000fffffffffffffull) + 0x3fe6a09e667f3bcdull);
+}
+}  // namespace detail
+
+AC_SIMD_INLINE double log(double x) noexcept {
+    double e, m;
+    detail::log_decompose(x, e, m);
 
     const double f = m - 1.0;
     const double s = f / (2.0 + f);

@@ -38,15 +38,8 @@ namespace detail {
 // term s*R (< 1% of 2s) needs no extra precision, and e*ln2 is e*LN2_HI (exact) plus
 // e*LN2_LO.
 AC_SIMD_INLINE void log_dd(double x, double& hi, double& lo) noexcept {
-    const double xscaled = x * 0x1p52;
-    const bool tiny = xscaled < 0x1p-970;  // x < 2^-1022 (see log)
-    const double xs = tiny ? xscaled : x;
-    const uint64_t eadd = tiny ? 0u : 52u;
-    uint64_t ix = bit_cast<uint64_t>(xs);
-    ix += 0x3ff0000000000000ull - 0x3fe6a09e667f3bcdull;
-    const double e = bit_cast<double>(((ix >> 52) + eadd) | 0x4330000000000000ull) -
-                     (0x1p52 + 1075.0);
-    const double m = bit_cast<double>((ix & 0x000fffffffffffffull) + 0x3fe6a09e667f3bcdull);
+    double e, m;
+    log_decompose(x, e, m);
 
     const double f = m - 1.0;  // exact
     const double den = m + 1.0;

@@ -216,6 +216,23 @@ struct LineBlock {
   alignas(64) T o1r[kLineBlock], o1i[kLineBlock], o2r[kLineBlock], o2i[kLineBlock];
 };
 
+// Bins k0 + j (at lo + 2j) and their partners m - k0 - j (at hi - 2j) of an interleaved line
+// into the block's A and C rows, and the block's results back.
+template <class T>
+void load_pairs(const T* lo, const T* hi, int64_t w, LineBlock<T>& k) {
+  for (int64_t j = 0; j < w; ++j) {
+    k.ar[j] = lo[2 * j], k.ai[j] = lo[2 * j + 1];
+    k.cr[j] = hi[-2 * j], k.ci[j] = hi[-2 * j + 1];
+  }
+}
+template <class T>
+void store_pairs(const LineBlock<T>& k, int64_t w, T* lo, T* hi) {
+  for (int64_t j = 0; j < w; ++j) {
+    lo[2 * j] = k.o1r[j], lo[2 * j + 1] = k.o1i[j];
+    hi[-2 * j] = k.o2r[j], hi[-2 * j + 1] = k.o2i[j];
+  }
+}
+
 // Bins 1 <= k < (m + 1) / 2 pair with m - k > k; blocks of them split across the pool.
 template <class F>
 void for_each_bin_block(int64_t m, F&& fn) {
@@ -245,18 +262,10 @@ void split_line(T* z, int64_t m, const RealPlan<T>& rp, double factor) {
   }
   for_each_bin_block(m, [&](int64_t k0, int64_t w) {
     LineBlock<T> k;
-    T* lo = z + 2 * k0;        // bin k0 + j at lo + 2j
-    T* hi = z + 2 * (m - k0);  // its partner at hi - 2j
-    for (int64_t j = 0; j < w; ++j) {
-      k.ar[j] = lo[2 * j], k.ai[j] = lo[2 * j + 1];
-      k.cr[j] = hi[-2 * j], k.ci[j] = hi[-2 * j + 1];
-    }
+    load_pairs(z + 2 * k0, z + 2 * (m - k0), w, k);
     split_bins<T, true, 1>(k.ar, k.ai, k.cr, k.ci, k.o1r, k.o1i, k.o2r, k.o2i, w, tc + k0,
                            ts + k0, tcl + k0, tsl + k0, factor);
-    for (int64_t j = 0; j < w; ++j) {
-      lo[2 * j] = k.o1r[j], lo[2 * j + 1] = k.o1i[j];
-      hi[-2 * j] = k.o2r[j], hi[-2 * j + 1] = k.o2i[j];
-    }
+    store_pairs(k, w, z + 2 * k0, z + 2 * (m - k0));
   });
   if (m % 2 == 0) {  // bin m/2 is its own partner
     LineBlock<T> k;
@@ -284,20 +293,10 @@ void join_line(const T* x, T* z, int64_t m, const RealPlan<T>& rp) {
   }
   for_each_bin_block(m, [&](int64_t k0, int64_t w) {
     LineBlock<T> k;
-    const T* lo = x + 2 * k0;
-    const T* hi = x + 2 * (m - k0);
-    for (int64_t j = 0; j < w; ++j) {
-      k.ar[j] = lo[2 * j], k.ai[j] = lo[2 * j + 1];
-      k.cr[j] = hi[-2 * j], k.ci[j] = hi[-2 * j + 1];
-    }
+    load_pairs(x + 2 * k0, x + 2 * (m - k0), w, k);
     join_bins<T, true, 1>(k.ar, k.ai, k.cr, k.ci, k.o1r, k.o1i, k.o2r, k.o2i, w, tc + k0,
                           ts + k0, tcl + k0, tsl + k0);
-    T* zlo = z + 2 * k0;
-    T* zhi = z + 2 * (m - k0);
-    for (int64_t j = 0; j < w; ++j) {
-      zlo[2 * j] = k.o1r[j], zlo[2 * j + 1] = k.o1i[j];
-      zhi[-2 * j] = k.o2r[j], zhi[-2 * j + 1] = k.o2i[j];
-    }
+    store_pairs(k, w, z + 2 * k0, z + 2 * (m - k0));
   });
   if (m % 2 == 0) {
     LineBlock<T> k;
