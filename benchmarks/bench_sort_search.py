@@ -11,7 +11,6 @@ The sort's instruction set is the widest the build has; ARRAYCORE_SORT_ISA=avx2 
 avx512) in the environment measures a narrower one (Note [Sort ISA] in vector_sort.h).
 """
 import os
-import re
 import sys
 
 import numpy as np
@@ -110,16 +109,8 @@ def build_cases(quick: bool = False):
         for c in cases:
             if "sort" in c.name:
                 c.note = (c.note + "; " if c.note else "") + f"arraycore: ARRAYCORE_SORT_ISA={isa}"
-    pattern = os.environ.get("BENCH_SORT_SEARCH_CASES")
-    if pattern:
-        cases = [c for c in cases if re.search(pattern, c.name)]
     return cases
 
 
 if __name__ == "__main__":
-    # --cases REGEX: passed to the per-thread-count child processes through the environment.
-    if "--cases" in sys.argv:
-        i = sys.argv.index("--cases")
-        os.environ["BENCH_SORT_SEARCH_CASES"] = sys.argv[i + 1]
-        del sys.argv[i:i + 2]
     sys.exit(harness.main(build_cases, description=__doc__.splitlines()[0]))

@@ -32,6 +32,7 @@ import gc
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -69,6 +70,18 @@ def thread_env(n: int) -> Dict[str, str]:
         "JAX_PLATFORMS": "cpu",
         "JAX_ENABLE_X64": "1",  # float64 cases must really be float64 in JAX
     }
+
+
+# What NumPy, PyTorch (and its MKL) and JAX need to pick their AVX2 kernels on an AVX-512
+# machine, so that a session on one kind of machine can measure the other kind's ratios
+# (`--emulate-avx2`; arraycore's ISA is fixed when it is compiled, so that run also needs
+# `--arraycore-root` pointing at a build made without AVX-512, e.g. -march=znver3).
+AVX2_ENV = {
+    "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",
+    "ATEN_CPU_CAPABILITY": "avx2",
+    "MKL_ENABLE_INSTRUCTIONS": "AVX2",
+}
+AVX2_XLA_FLAG = "--xla_cpu_max_isa=AVX2"
 
 
 def load_library(name: str, threads: int):
@@ -183,7 +196,8 @@ def run_case(case: Case, mods: Dict[str, object], reps: int, warmup: int,
 
 
 def run_child(build_cases, threads: int, libs: List[str], reps: int, warmup: int,
-              sample_s: float, quick: bool, max_case_s: float = float("inf")) -> dict:
+              sample_s: float, quick: bool, max_case_s: float = float("inf"),
+              case_pattern: str = "") -> dict:
     notes: List[str] = []
     mods, versions = {}, {}
     for lib in libs:
@@ -193,6 +207,8 @@ def run_child(build_cases, threads: int, libs: List[str], reps: int, warmup: int
         except Exception as exc:  # noqa: BLE001
             notes.append(f"{lib} not available, skipped ({type(exc).__name__}: {exc})"[:300])
     cases = build_cases(quick=quick)
+    if case_pattern:
+        cases = [c for c in cases if re.search(case_pattern, c.name)]
     results = []
     for case in cases:
         t0 = time.perf_counter()
@@ -295,6 +311,13 @@ def main(build_cases, argv=None, description: str = "") -> int:
                          "(after at least 7) when exceeded (default 15, quick 5)")
     ap.add_argument("--quick", action="store_true", help="few repetitions (smoke test)")
     ap.add_argument("--json", metavar="PATH", help="write all results as JSON")
+    ap.add_argument("--cases", metavar="REGEX", default="",
+                    help="run only the cases whose name matches REGEX (re.search)")
+    ap.add_argument("--emulate-avx2", action="store_true",
+                    help="make NumPy, PyTorch and JAX use their AVX2 kernels (see AVX2_ENV)")
+    ap.add_argument("--arraycore-root", metavar="DIR", default=None,
+                    help="measure the arraycore package under DIR (default: this source tree's "
+                         "developer build when it has one)")
     ap.add_argument("--child-out", help=argparse.SUPPRESS)  # internal: child mode
     args = ap.parse_args(argv)
 
@@ -306,7 +329,8 @@ def main(build_cases, argv=None, description: str = "") -> int:
 
     if args.child_out:
         threads = int(args.threads)
-        run = run_child(build_cases, threads, libs, reps, warmup, sample_s, args.quick, max_case_s)
+        run = run_child(build_cases, threads, libs, reps, warmup, sample_s, args.quick, max_case_s,
+                        args.cases)
         with open(args.child_out, "w") as f:
             json.dump(run, f)
         return 0
@@ -319,11 +343,16 @@ def main(build_cases, argv=None, description: str = "") -> int:
     repo = os.path.dirname(os.path.dirname(script))
     ac_root = repo if glob.glob(os.path.join(repo, "arraycore", "native", "_native*")) \
         else None
+    if args.arraycore_root:
+        ac_root = os.path.abspath(args.arraycore_root)
     runs = []
     t_start = time.perf_counter()
     for n in thread_counts:
         env = dict(os.environ)
         env.update(thread_env(n))
+        if args.emulate_avx2:
+            env.update(AVX2_ENV)
+            env["XLA_FLAGS"] += " " + AVX2_XLA_FLAG
         if ac_root:
             env["PYTHONPATH"] = os.pathsep.join([ac_root] + [p for p in (
                 env.get("PYTHONPATH", ""),) if p])
@@ -332,7 +361,7 @@ def main(build_cases, argv=None, description: str = "") -> int:
             cmd = [sys.executable, script, "--threads", str(n), "--libs", ",".join(libs),
                    "--reps", str(reps), "--warmup", str(warmup),
                    "--sample-ms", str(sample_s * 1e3), "--max-case-s", str(max_case_s),
-                   "--child-out", out]
+                   "--cases", args.cases, "--child-out", out]
             if args.quick:
                 cmd.append("--quick")
             proc = subprocess.run(cmd, env=env)
@@ -346,6 +375,9 @@ def main(build_cases, argv=None, description: str = "") -> int:
         print(flush=True)
     print(f"total wall time {time.perf_counter() - t_start:.1f}s; JAX measured eager "
           f"(jnp ops, no jax.jit), every JAX call blocks until ready.")
+    print(f"arraycore from {ac_root or 'the installed package'}"
+          + ("; NumPy, PyTorch and JAX limited to AVX2 (--emulate-avx2)"
+             if args.emulate_avx2 else ""))
     if args.json:
         meta = {
             "python": sys.version.split()[0],
