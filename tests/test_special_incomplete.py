@@ -213,3 +213,31 @@ def test_gammainc_lanes_layouts(dtype):
         np.testing.assert_array_equal(col, _np(f(ac.asarray(np.repeat(a[:, :1], 33, 1)), X)))
         np.testing.assert_array_equal(_np(f(ac.asarray(a[0, 0]), X)),
                                       _np(f(ac.full(x.shape, float(a[0, 0]), dtype=dtype), X)))
+
+
+@pytest.mark.parametrize("n", [1, 255, 256, 257, 3000])
+def test_betainc_float_prefactor_across_shapes(n):
+    """float32 betainc/betaincc compute the continued fraction's prefactor in a vectorized
+    pass (beta_prefix_float, for a + b < 1e5; the double-double form above): shapes from
+    1e-6 to 1e6 (both sides of that bound), x near the mean where the prefactor's exponent
+    cancels most, and edge values mixed into one chunk.  The float result must be the
+    float64 result correctly rounded (0.5 ulp; 0.51 allows for the float64 result's own
+    error), whose own accuracy test_special.py checks against SciPy."""
+    rng = np.random.default_rng(n)
+    a = np.exp(rng.uniform(np.log(1e-6), np.log(1e6), n)).astype(np.float32)
+    b = (a * np.exp(rng.uniform(-3, 3, n))).astype(np.float32)
+    m = a.astype(np.float64) / (a.astype(np.float64) + b)
+    sd = np.sqrt(m * (1 - m) / (a.astype(np.float64) + b + 1))
+    x = np.clip(m + rng.normal(0, 2, n) * sd, 1e-7, 1 - 1e-7).astype(np.float32)
+    edge = [0.0, np.nan, np.inf, 1.0, 0.5]
+    for k in range(min(n, 40))[1::6]:
+        a[k], x[(k * 7) % n] = edge[k % 5], edge[(k + 3) % 5]
+    for name in ("betainc", "betaincc"):
+        f = getattr(S, name)
+        got = _np(f(ac.asarray(a), ac.asarray(b), ac.asarray(x)))
+        wide = _np(f(*(ac.asarray(v.astype(np.float64)) for v in (a, b, x))))
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(wide), err_msg=name)
+        ok = ~np.isnan(wide)
+        ulp = np.spacing(np.abs(wide[ok]).astype(np.float32)).astype(np.float64)
+        err = np.abs(got[ok].astype(np.float64) - wide[ok]) / np.maximum(ulp, 1e-45)
+        assert err.max() <= 0.51, (name, err.max(), np.argmax(err))
