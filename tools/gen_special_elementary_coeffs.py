@@ -12,7 +12,7 @@ c, err = mp.chebyfit(lambda m: mp.cbrt(m), [1, 2], 6, error=True)
 print("cbrt", [h(v) for v in c], float(err))
 # kl series: (1+d) log(1+d) - d = d^2 * sum_{n>=2} (-1)^n d^(n-2) / (n (n-1))
 print("kl", [h(mp.mpf((-1)**n) / (n*(n-1))) for n in range(2, 22)][::-1])
-# 2^f on [-1/2, 1/2]: Chebyshev fits, degree 12 (double) and 6 (float, rounded to float)
-for deg in (12, 6):
+# 2^f on [-1/2, 1/2]: Chebyshev fits, degree 11 (double) and 6 (float, rounded to float)
+for deg in (11, 6):
     c, err = mp.chebyfit(lambda f: mp.power(2, f), [-0.5, 0.5], deg + 1, error=True)
     print("exp2", deg, [h(v) for v in c], float(err))
