@@ -192,3 +192,71 @@ def test_hyp1f1_polynomial_at_minus_infinite_b():
     for a, b, x in [(-1.0, -np.inf, 3.0), (-2.0, -np.inf, -0.5), (-3.0, -np.inf, 1e30)]:
         got = float(np.asarray(ac.special.hyp1f1(ac.asarray(a), ac.asarray(b), ac.asarray(x))))
         assert got == sp.hyp1f1(a, b, x), (a, b, x, got)
+
+
+def test_hyp1f1_limits_at_infinite_x_against_mpmath():
+    """x = +-inf gives the limit (hyp1f1_at_infinity): a polynomial's leading term, Gamma(b)/
+    Gamma(a) e^x x^(a-b) at +inf, Gamma(b)/Gamma(b-a) |x|^-a (a signed 0 or inf) at -inf.
+    Each is checked against mpmath at |x| = 300 and 600: the sign, and whether |M| grows
+    (inf) or shrinks (0) out there."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 40
+    cases = [(-1.0, 1.0), (-2.0, 1.0), (-3.0, 0.5), (-1.0, -2.0), (-1.0, -1.0), (-2.0, -3.0),
+             (-3.0, -2.5), (1.0, 0.5), (0.5, 3.0), (3.0, 0.5), (0.5, 1e-30), (-0.5, 1.0),
+             (-2.5, 0.75), (1.5, -0.5), (2.0, 1.0), (0.25, -1.5), (4.0, 2.0)]
+
+    def ref(a, b, x):
+        if b == np.floor(b) and b <= 0:  # terminating at the negative integer b
+            return sum(mpmath.rf(a, k) / mpmath.rf(b, k) * mpmath.mpf(x) ** k
+                       / mpmath.factorial(k) for k in range(int(-a) + 1))
+        return mpmath.hyp1f1(a, b, x)
+
+    for a, b in cases:
+        got = np.asarray(ac.special.hyp1f1(a, b, ac.asarray([np.inf, -np.inf])))
+        for g, x in zip(got, (300.0, -300.0)):
+            near, far = ref(a, b, x), ref(a, b, 2 * x)
+            assert g in (0.0, np.inf, -np.inf), (a, b, x, g)
+            assert np.signbit(g) == (far < 0), (a, b, x, g, far)
+            assert (g == 0) == (abs(far) < abs(near)), (a, b, x, g, near, far)
+
+
+def test_hyp1f1_overflow_versus_oscillation():
+    """An overflowing series is the value's overflow when every term is positive (1F1(1e30;
+    1; 1) = e^(2e15...) = inf, 1F1(1; 1; 1e30) = inf) but only the terms' when they alternate:
+    1F1(1e30; 1; -1) is bounded (a Bessel-like oscillation), NaN rather than -inf."""
+    f = lambda a, b, x: float(np.asarray(ac.special.hyp1f1(a, b, x)))
+    assert f(1e30, 1.0, 1.0) == np.inf
+    assert f(1.0, 1.0, 1e30) == np.inf
+    for a, b, x in [(1e30, 1.0, -1.0), (1e30, 0.5, -2.0), (-1e30, 3.0, 1.0)]:
+        assert np.isnan(f(a, b, x)), (a, b, x)
+    # infinite b with infinite x has no limit; with finite x every term past the first is 0
+    assert np.isnan(f(1.0, np.inf, np.inf)) and np.isnan(f(-2.0, -np.inf, -np.inf))
+    assert f(1.0, np.inf, 2.0) == 1.0
+
+
+def test_lpmv_negative_orders_near_poles_against_mpmath():
+    """P_v^-m for degrees at or near an integer n < m (and the mirrored -n-1), where
+    (-1)^m Gamma(v-m+1)/Gamma(v+m+1) P_v^m is inf * 0 or rounds v - m + 1 onto the pole
+    (v = 1e-30, m = 5 gave inf; P_0^-1 gave NaN): the Gauss series of negative order.
+    SciPy returns NaN or 1e270 at these points."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 40
+    rng = np.random.default_rng(11)
+    degrees = [0.0, 1.0, 2.0, 4.0, -1.0, -3.0, 1e-30, -1e-30, 1e-10, 2.0 + 1e-4, 3.0 - 9e-4,
+               -2.0 + 1e-7, 6.0 - 1e-12, 0.5, 2.5, -3.7, 7.3]
+    for v in degrees:
+        m = rng.integers(1, 8, 12).astype(np.float64)
+        x = rng.uniform(-0.9, 0.99, 12)
+        got = np.asarray(ac.special.lpmv(ac.asarray(-m), v, ac.asarray(x)))
+        for g, mi, xi in zip(got, m, x):
+            ref = mpmath.legenp(v, -int(mi), xi)
+            assert abs(g - ref) <= 1e-12 * abs(ref) + 1e-300, (v, -mi, xi, g, float(ref))
+    # the end points: P_v^-m(1) = 0; at -1 P_n^-m (n < m) diverges to +inf, P_n^-m (n >= m) is
+    # 0, and a non-integer degree diverges with a sign this does not decide (NaN)
+    f = lambda m, v, x: float(np.asarray(ac.special.lpmv(m, v, x)))
+    assert f(-1.0, 1e-30, 1.0) == 0.0 and f(-2.0, 0.0, 1.0) == 0.0
+    assert f(-1.0, 0.0, -1.0) == np.inf and f(-3.0, 1.0, -1.0) == np.inf
+    assert f(-1.0, 2.0, -1.0) == 0.0 and np.isnan(f(-1.0, 0.5, -1.0))
+    # P_v(-1) for a non-integer degree: -sign(sin(v pi)) inf (DLMF 14.8.2)
+    assert f(0.0, 0.5, -1.0) == -np.inf and f(0.0, 1.5, -1.0) == np.inf
+    assert f(0.0, -2.5, -1.0) == np.inf  # P_-2.5 = P_1.5

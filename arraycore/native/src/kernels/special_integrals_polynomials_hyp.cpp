@@ -13,6 +13,8 @@
 //   x > 700: the leading asymptotic series Gamma(b)/Gamma(a) e^x x^(a-b)
 //          sum (b-a)_k (1-a)_k / (k! x^k), truncated at its smallest term (overflows anyway
 //          unless a << b).
+//   x = +-inf: the limits (hyp1f1_at_infinity); a series that overflows with terms of both
+//          signs is NaN (the terms overflow, not the value).
 //   Accurate (1e-13 relative in float64) for |a|, |b| <= 30, b > 0, |x| <= 30 away from the
 //   zeros of M (there the error is relative to the largest term of the series).
 // P_v^m (DLMF 14.3.1 with 14.10.3, 14.7.8, 14.9.3, 14.9.5):
@@ -20,7 +22,10 @@
 //   other v:   P_v^m(x) = (1-x^2)^(m/2) 2^-m (-v)_m (v+1)_m / m! F(m-v, m+v+1; m+1; (1-x)/2)
 //              (the m-th derivative of Ferrers' P_v = F(-v, v+1; 1; (1-x)/2)), the Gauss
 //              series summed to 2^-53 (cap 200000 terms: slow, not inaccurate, near x = -1);
-//   negative m: P_v^-m = (-1)^m Gamma(v-m+1)/Gamma(v+m+1) P_v^m; negative v: P_v = P_{-v-1}.
+//   negative m: P_v^-m = (-1)^m Gamma(v-m+1)/Gamma(v+m+1) P_v^m, except for degrees at or
+//              near an integer below m (a pole of that Gamma), which take the Gauss series of
+//              negative order ((1-x)/(1+x))^(m/2) F(v+1, -v; m+1; (1-x)/2) / m! (14.3.1);
+//   negative integer v: P_v = P_{-v-1} (the series are symmetric in v <-> -v-1 already).
 //   |x| > 1: m = 0 with an integer degree is the Legendre polynomial continued (SciPy's
 //   convention); everything else there is NaN.
 #include <cmath>
@@ -33,15 +38,19 @@ namespace arraycore::native::special::integrals_polynomials {
 
 inline constexpr double kHypEps = 1.1102230246251565e-16;
 
-// sum_k (a)_k/(b)_k x^k/k!, x >= 0 (or any x for a terminating series).
+// sum_k (a)_k/(b)_k x^k/k!, x >= 0 (or any x for a terminating series).  An overflowing
+// sum is the value's overflow when every term is positive; with terms of both signs it is
+// only the terms' (M(1e30, 1, -1) is bounded, an oscillation like J0(2e15)): NaN then.
 inline double hyp1f1_series(double a, double b, double x) {
   double term = 1.0, sum = 1.0;
+  bool mixed_signs = false;
   for (int k = 0; k < 100000; ++k) {
     term *= (a + k) / (b + k) * x / (k + 1);
     sum += term;
+    mixed_signs |= term < 0.0;
     if (term == 0.0) break;
     if (std::fabs(term) < kHypEps * std::fabs(sum) && k > std::fabs(a) && k > x) break;
-    if (!std::isfinite(sum)) break;
+    if (!std::isfinite(sum)) return mixed_signs ? kNaN<double> : sum;
   }
   return sum;
 }
@@ -73,6 +82,38 @@ inline double hyp1f1_asymptotic(double a, double b, double x) {
 
 inline bool is_nonpos_int(double v) { return v <= 0.0 && v == std::floor(v); }
 
+// Sign of Gamma(z) for finite z that is not a pole: + for z > 0; for z < 0 (-1)^ceil(-z).
+inline double gamma_sign(double z) {
+  return z > 0.0 || std::fmod(std::floor(z), 2.0) == 0.0 ? 1.0 : -1.0;
+}
+
+// Sign of the leading coefficient (a)_n / (b)_n / n! of M(a, b, x) for a = -n, n >= 1 an
+// integer (a polynomial of degree n): (a)_n has the sign (-1)^n, (b)_n one factor -1 for
+// each b + k < 0, k < n.
+inline double hyp1f1_leading_sign(double a, double b) {
+  const double n = -a;
+  const double negatives = b >= 0.0 ? 0.0 : std::fmin(n, std::ceil(-b));
+  return std::fmod(n + negatives, 2.0) == 0.0 ? 1.0 : -1.0;
+}
+
+// M(a, b, +-inf) for finite a != 0, b (b not a pole, a != b): the limits (DLMF 13.2.4,
+// 13.2.23, 13.7.2).  A polynomial (a = -n) goes to +-inf with its leading term, sign
+// leading * sign(x)^n.  Otherwise, at +inf M ~ Gamma(b)/Gamma(a) e^x x^(a-b): +-inf with the
+// sign of Gamma(b)/Gamma(a); at -inf M ~ Gamma(b)/Gamma(b-a) |x|^-a (or e^x times a
+// polynomial where b - a = -n): a signed 0 for a > 0, a signed inf for a < 0.
+inline double hyp1f1_at_infinity(double a, double b, double x) {
+  constexpr double inf = kInf<double>;
+  if (is_nonpos_int(a)) {
+    const double odd = std::fmod(-a, 2.0) != 0.0 && x < 0.0 ? -1.0 : 1.0;
+    return hyp1f1_leading_sign(a, b) * odd * inf;
+  }
+  if (x > 0.0) return gamma_sign(b) * gamma_sign(a) * inf;
+  const double ap = b - a;
+  if (is_nonpos_int(ap)) return hyp1f1_leading_sign(ap, b) * 0.0;  // e^x P(|x|), P's sign
+  const double sg = gamma_sign(b) * gamma_sign(ap);
+  return a > 0.0 ? sg * 0.0 : sg * inf;
+}
+
 inline double hyp1f1_d(double a, double b, double x) {
   if (a != a || b != b || x != x) return kNaN<double>;
   // b = -inf with a polynomial: every term past the first is 0 at finite x (SciPy's 1)
@@ -83,19 +124,20 @@ inline double hyp1f1_d(double a, double b, double x) {
     // b <= a < 0 the sum stops at k = -a (DLMF 13.2.7's convention, SciPy's and Boost's:
     // M(-1, -1, x) = 1 + x, not e^x; a = 0 keeps the pole, as SciPy).  a = b = -inf is NaN;
     // every other b here is a pole.
-    if (std::isfinite(b) && is_nonpos_int(a) && a < 0.0 && b <= a && std::isfinite(x))
-      return hyp1f1_terminating(a, b, x);
+    if (std::isfinite(b) && is_nonpos_int(a) && a < 0.0 && b <= a)
+      return std::isfinite(x) ? hyp1f1_terminating(a, b, x) : hyp1f1_at_infinity(a, b, x);
     if (a == b && b != 0.0) return std::isfinite(b) ? std::exp(x) : kNaN<double>;
+    if (std::isinf(b) && std::isinf(x)) return kNaN<double>;  // no limit: depends on the path
     return kInf<double>;
   }
   if (a == 0.0 || x == 0.0) return 1.0;
-  // SciPy's (Boost's) infinite arguments: b = inf is 1 except for x = -inf (and a = -inf with
-  // x = +inf); an infinite a is NaN except M(inf, b, inf) = inf; an infinite x is NaN.
-  if (std::isinf(b)) return x == -kInf<double> || (x == kInf<double> && a == -kInf<double>)
-                                ? kNaN<double> : 1.0;
+  // Infinite arguments: b = inf is 1 at finite x (every term past the first vanishes) and
+  // NaN at infinite x (the limit depends on the path); an infinite a is NaN except
+  // M(inf, b, inf) = inf; an infinite x takes the limits of hyp1f1_at_infinity.
+  if (std::isinf(b)) return std::isinf(x) ? kNaN<double> : 1.0;
   if (std::isinf(a)) return a > 0 && x == kInf<double> ? kInf<double> : kNaN<double>;
-  if (std::isinf(x)) return kNaN<double>;
   if (a == b) return std::exp(x);
+  if (std::isinf(x)) return hyp1f1_at_infinity(a, b, x);
   if (is_nonpos_int(a) && -a < 100000) return hyp1f1_series(a, b, x);  // a polynomial
   if (x < 0.0) {
     const double ap = b - a;
@@ -142,6 +184,27 @@ inline double lpmv_series(int64_t m, double v, double x) {
   return pre * sum;
 }
 
+// P_v^-m(x) for v at or near an integer n < m, -1 < x < 1 (DLMF 14.3.1 with mu = -m):
+//   ((1-x)/(1+x))^(m/2) F(v+1, -v; m+1; (1-x)/2) / m!,
+// a Gauss series with c = m + 1 > 0 (terminating after n + 1 terms for v = n); there
+// (-1)^m Gamma(v-m+1)/Gamma(v+m+1) P_v^m is inf * 0 or near it (P_0^-1 = sqrt((1-x)/(1+x))).
+// (For other degrees it loses more to cancellation than that form: 5e-7 against 1e-9 near
+// x = -1.)
+inline double lpmv_series_negative_order(int64_t m, double v, double x) {
+  const double z = 0.5 * (1.0 - x), md = static_cast<double>(m);
+  const double a = v + 1.0, b = -v, c = md + 1.0;
+  double term = 1.0, sum = 1.0;
+  for (int k = 0; k < 200000; ++k) {
+    term *= (a + k) * (b + k) / ((c + k) * (k + 1)) * z;
+    sum += term;
+    if (term == 0.0 || (std::fabs(term) < kHypEps * std::fabs(sum) && k > std::fabs(v)))
+      break;
+  }
+  double inv_fact = 1.0;
+  for (int64_t i = 2; i <= m; ++i) inv_fact /= static_cast<double>(i);
+  return std::pow((1.0 - x) / (1.0 + x), 0.5 * md) * inv_fact * sum;
+}
+
 // P_n(x) = P_n^0(x) for an integer degree (after P_v = P_{-v-1}) and any x, |x| > 1 and
 // infinite x included: the Legendre polynomial continued, as SciPy does for m = 0.
 inline double legendre_polynomial_any_x(int64_t n, double x) {
@@ -161,13 +224,24 @@ inline double lpmv_d(double mf, double v, double x) {
       return legendre_polynomial_any_x(static_cast<int64_t>(n), x);
     return kNaN<double>;  // P_v^m outside [-1, 1] is another function (SciPy: NaN too)
   }
-  if (v < 0.0) v = -v - 1.0;  // P_v = P_{-v-1}
-  const bool neg = mf < 0.0;
   const double am = std::fabs(mf);
   if (am > 1e6) return kNaN<double>;
   const int64_t m = static_cast<int64_t>(am);
+  // P_v = P_{-v-1}.  Only integer degrees need it (the recurrence counts up to v); the
+  // series are symmetric in v <-> -v-1 already, and -v - 1 would round a tiny v away.
+  if (v < 0.0 && v == std::floor(v)) v = -v - 1.0;
+  const bool int_v = v == std::floor(v) && v >= 0.0 && v < 1e7;
+  const bool neg = mf < 0.0 && m > 0;
+  // Degrees at or within 1e-3 of an integer n < m (or of -n-1): Gamma(v-m+1) is at or near a
+  // pole, where v - m + 1 keeps only the rounded distance to it (v = 1e-30, m = 5 gives
+  // Gamma(-4) = inf); the Gauss series of negative order has no Gamma there.
+  const double k = std::nearbyint(v);
+  if (neg && std::fabs(v - k) < 1e-3 && (k >= 0.0 ? k : -k - 1.0) < am) {
+    if (x == 1.0) return 0.0;
+    if (x == -1.0) return int_v ? kInf<double> : kNaN<double>;
+    return lpmv_series_negative_order(m, v, x);
+  }
   double r;
-  const bool int_v = v == std::floor(v) && v < 1e7;
   if (int_v && static_cast<double>(m) > v) {
     r = 0.0;
   } else if (x == 1.0) {
@@ -176,15 +250,18 @@ inline double lpmv_d(double mf, double v, double x) {
     r = x == -1.0 ? (m == 0 ? (static_cast<int64_t>(v) % 2 == 0 ? 1.0 : -1.0) : 0.0)
                   : lpmv_recurrence(m, static_cast<int64_t>(v), x);
   } else if (x == -1.0) {
-    return m == 0 ? -kInf<double> : kNaN<double>;
+    // P_v(x) ~ (sin(v pi)/pi) ln((1+x)/2) as x -> -1 (DLMF 14.8.2 with 14.9.10)
+    const double w = v < 0.0 ? -v - 1.0 : v;
+    return m == 0 ? (std::fmod(w, 2.0) < 1.0 ? -kInf<double> : kInf<double>) : kNaN<double>;
   } else {
     r = lpmv_series(m, v, x);
   }
-  if (neg && m > 0) {
-    // (-1)^m Gamma(v-m+1)/Gamma(v+m+1)
-    const double ratio = std::exp(std::lgamma(v - am + 1.0) - std::lgamma(v + am + 1.0));
-    const double sg = (std::tgamma(v - am + 1.0) < 0) != (std::tgamma(v + am + 1.0) < 0) ? -1 : 1;
-    r *= (m % 2 ? -1.0 : 1.0) * sg * ratio;
+  if (neg) {
+    // P_v^-m = (-1)^m Gamma(v-m+1)/Gamma(v+m+1) P_v^m (DLMF 14.9.3); v + (1 - m), not
+    // v - m + 1, which rounds a tiny v to a pole
+    const double lo = v + (1.0 - am), hi = v + am + 1.0;
+    const double ratio = std::exp(std::lgamma(lo) - std::lgamma(hi));
+    r *= (m % 2 ? -1.0 : 1.0) * gamma_sign(lo) * gamma_sign(hi) * ratio;
   }
   return r;
 }
