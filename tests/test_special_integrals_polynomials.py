@@ -122,6 +122,53 @@ def test_expn_large_order_against_mpmath():
     _close(got, want, 1e-13)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [1, 7, 8, 9, 255, 256, 257, 1000])
+def test_expn_lanes_mixed_regions_and_sizes(dtype, size):
+    """expn runs its continued fractions in groups of 8 lanes per chunk of 256 (expn_chunk):
+    sizes around the group and chunk edges, with the fraction (x > 1, or n > 64), the series
+    (x <= 1), n = 0 and the edges (0, inf, NaN, negative and fractional n) mixed in one chunk,
+    against mpmath (SciPy's asymptotic expansion for large n is off by 1e-7)."""
+    mpmath = pytest.importorskip("mpmath")
+    rng = np.random.default_rng(size)
+    n = rng.integers(0, 12, size).astype(np.float64)
+    x = rng.uniform(0.0, 40.0, size)
+    x[::4] = rng.uniform(0.0, 1.0, x[::4].shape)  # the series region
+    n[3::9] = rng.integers(65, 120, n[3::9].shape)  # large orders: the fraction below x = 1
+    edge_n, edge_x = [np.nan, -1.0, 2.5, 1e10, 3.0], [0.0, np.inf, np.nan, -1.0, 1e-300]
+    for k in range(min(size, 40))[1::5]:
+        n[k], x[(k * 3) % size] = edge_n[k % 5], edge_x[(k + 1) % 5]
+    n, x = n.astype(dtype), x.astype(dtype)
+    got = np.asarray(ac.special.expn(ac.asarray(n), ac.asarray(x)))
+    rtol = 2 * np.finfo(np.float32).eps if dtype == "float32" else 2e-14
+    with mpmath.workdps(40):
+        for i in range(size):
+            ni, xi = float(n[i]), float(x[i])
+            if not (np.isfinite(ni) and ni >= 0 and ni < 2**31 and xi > 0 and np.isfinite(xi)):
+                want = _sp("expn", np.float64(ni), np.float64(xi))
+                assert (np.isnan(got[i]) and np.isnan(want)) or got[i] == want, (ni, xi, got[i])
+                continue
+            want = float(mpmath.expint(int(ni), xi))
+            if want < np.finfo(dtype).tiny:  # (float underflow: within an absolute tiny)
+                assert abs(float(got[i]) - want) <= np.finfo(dtype).tiny, (ni, xi, got[i], want)
+                continue
+            assert abs(float(got[i]) - want) <= rtol * want, (ni, xi, got[i], want)
+
+
+def test_expn_lanes_layouts():
+    """Strided, reversed and broadcast operands give the contiguous result."""
+    rng = np.random.default_rng(3)
+    n = rng.integers(0, 10, (30, 41)).astype(np.float64)
+    x = rng.uniform(0.0, 20.0, (30, 41))
+    N, X = ac.asarray(n), ac.asarray(x)
+    full = np.asarray(ac.special.expn(N, X))
+    np.testing.assert_array_equal(np.asarray(ac.special.expn(N[:, ::3], X[:, ::3])), full[:, ::3])
+    np.testing.assert_array_equal(np.asarray(ac.special.expn(N[::-1], X[::-1])), full[::-1])
+    np.testing.assert_array_equal(np.asarray(ac.special.expn(N.T, X.T)), full.T)
+    np.testing.assert_array_equal(np.asarray(ac.special.expn(3.0, X)),
+                                  np.asarray(ac.special.expn(ac.full(x.shape, 3.0), X)))
+
+
 def test_ellipk_near_one_and_far_negative():
     p = np.geomspace(1e-300, 1e300, 500)
     _close(np.asarray(ac.special.ellipkm1(ac.asarray(p))), _sp("ellipkm1", p), 1e-14)

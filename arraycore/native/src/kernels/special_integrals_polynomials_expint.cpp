@@ -10,13 +10,15 @@
 //   E_n(x), x <= 1      (-x)^(n-1)/(n-1)! (psi(n) - ln x) - sum_{k != n-1} (-x)^k/((k-n+1) k!)
 //                       (A&S 5.1.12)
 //   Ei(x)               fits and series at a fixed length, branch-free (expi_vd below)
-// exp1 and expi have branch-free kernels (exp1_f, exp1_vd, expi_vd below); expn is scalar
+// exp1 and expi have branch-free kernels (exp1_f, exp1_vd, expi_vd below); expn runs its
+// continued fractions in lanes, as the incomplete gamma's (expn_chunk), and the rest scalar
 // (its exp1_d is the scalar E1 for n = 1).
 #include <cmath>
 #include <cstdint>
 
 #include "kernel_loops.h"
 #include "special_common.h"
+#include "special_incomplete_gamma_lanes.h"
 
 namespace arraycore::native::special::integrals_polynomials {
 
@@ -198,6 +200,41 @@ inline double expn_d(double nf, double x) {
   return expn_series(n, x);
 }
 
+// E_n(x) of m <= 256 elements: the continued fraction's elements (x > 1 or n > 64, n >= 1,
+// finite x) in groups of incomplete::kLanes, as the incomplete gamma's fraction: E_n(x) =
+// x^(n-1) Gamma(1-n, x) = e^-x / (x + n - 1 n/(x + n + 2 - ...)) is igamc_cf's fraction with
+// a = 1 - n and prefactor e^-x (special_incomplete_gamma_lanes.h); everything else (the
+// series for x <= 1, n = 0, the edges) one by one through expn_d.  tol: the fraction's
+// stopping test.  n, x, out may not alias.
+inline void expn_chunk(const double* n, const double* x, double* out, int m, double tol) {
+  namespace inc = special::incomplete;
+  constexpr int kMax = 256, kL = inc::kLanes;
+  double pa[kMax + kL], px[kMax + kL], pf[kMax + kL], pv[kMax + kL];
+  int16_t at[kMax];
+  int cnt = 0;
+  for (int i = 0; i < m; ++i) {
+    const double nf = n[i], xi = x[i];
+    // expn_d's fraction region (its earlier returns excluded): n an integer >= 1 in range
+    const bool fraction = nf >= 1.0 && nf < 2147483648.0 && xi > 0.0 && xi < kInf<double> &&
+                          (xi > 1.0 || nf >= 65.0);
+    if (!fraction) {
+      out[i] = expn_d(nf, xi);
+      continue;
+    }
+    pa[cnt] = 1.0 - std::trunc(nf);
+    px[cnt] = xi;
+    at[cnt++] = static_cast<int16_t>(i);
+  }
+  const int padded = (cnt + kL - 1) / kL * kL;
+  for (int j = cnt; j < padded; ++j) {  // lanes that converge at once: E_1(2)
+    pa[j] = 0.0;
+    px[j] = 2.0;
+  }
+  for (int j = 0; j < padded; ++j) pf[j] = simd_math::exp(-px[j]);
+  for (int j = 0; j < padded; j += kL) inc::fraction_q_lanes(pa + j, px + j, pf + j, pv + j, tol);
+  for (int j = 0; j < cnt; ++j) out[at[j]] = pv[j];
+}
+
 }  // namespace arraycore::native::special::integrals_polynomials
 
 namespace arraycore::native {
@@ -215,19 +252,39 @@ struct Expi {
     return static_cast<T>(ip::expi_vd(static_cast<double>(x)));
   }
 };
-struct Expn {
-  template <class T>
-  static T apply(T n, T x) {
-    return static_cast<T>(ip::expn_d(static_cast<double>(n), static_cast<double>(x)));
+// expn: any strides; the operands are converted to double a chunk at a time and run by
+// expn_chunk (the continued fractions in lanes).  Float results stop the fraction at a
+// relative change of 1e-10 (float needs ~1e-8), double ones at 2^-52.
+template <class T>
+void expn_loop(char** p, const int64_t* s, int64_t n) {
+  constexpr int64_t kChunk = 256;
+  constexpr double tol = sizeof(T) == 4 ? 1e-10 : 2.220446049250313e-16;
+  double nn[kChunk], x[kChunk], v[kChunk];
+  for (int64_t c = 0; c < n; c += kChunk) {
+    const int m = static_cast<int>(std::min(kChunk, n - c));
+    for (int i = 0; i < m; ++i) {
+      nn[i] = *reinterpret_cast<const T*>(p[1] + (c + i) * s[1]);
+      x[i] = *reinterpret_cast<const T*>(p[2] + (c + i) * s[2]);
+    }
+    ip::expn_chunk(nn, x, v, m, tol);
+    for (int i = 0; i < m; ++i) *reinterpret_cast<T*>(p[0] + (c + i) * s[0]) = static_cast<T>(v[i]);
   }
-};
+}
+
+void register_expn(const char* name, double cost) {
+  Kernel& k = KernelRegistry::instance().define(name, 2, cost);
+  k.loops[dtype_index(DType::Float32)] = &expn_loop<float>;
+  k.out_dtype[dtype_index(DType::Float32)] = static_cast<int8_t>(DType::Float32);
+  k.loops[dtype_index(DType::Float64)] = &expn_loop<double>;
+  k.out_dtype[dtype_index(DType::Float64)] = static_cast<int8_t>(DType::Float64);
+}
 
 }  // namespace
 
 AC_REGISTER_KERNELS(special_integrals_polynomials_expint) {
   register_unary<Exp1>("exp1", RealFloatTypes{}, 40.0);
   register_unary<Expi>("expi", RealFloatTypes{}, 40.0);
-  register_binary<Expn>("expn", RealFloatTypes{}, 60.0);
+  register_expn("expn", 60.0);
 }
 
 }  // namespace arraycore::native
