@@ -445,6 +445,29 @@ def test_all_any_special():
     assert bool(ac.any(to_ac(big))) and not bool(ac.all(to_ac(big)))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8"])
+def test_all_any_of_bytes_find_the_one_element(dtype):
+    """Contiguous one-byte lines take memchr (all) and an 8-byte-word OR in blocks of 4096
+    (any; reduce_loops.h): a single deciding element at every kind of position (first, last,
+    either side of a block or word edge, the tail after the last whole block), nonzero bytes
+    other than 1 (int8 -1, uint8 2) counting as true, and lines along a row of a 2-d array."""
+    for n in (1, 7, 8, 9, 4095, 4096, 4097, 8200, 20000):
+        for k in sorted({0, n - 1, min(n - 1, 7), min(n - 1, 8), min(n - 1, 4095),
+                         min(n - 1, 4096), min(n - 1, 8191), min(n - 1, 8192)}):
+            ones = np.full(n, 2 if dtype == "uint8" else (-1 if dtype == "int8" else 1), dtype)
+            ones[k] = 0
+            zeros = np.zeros(n, dtype)
+            zeros[k] = ones[(k + 1) % n] if n > 1 else 1
+            assert not bool(ac.all(to_ac(ones))) and bool(ac.any(to_ac(zeros))), (n, k)
+            if n > 1:
+                assert bool(ac.any(to_ac(ones))) and not bool(ac.all(to_ac(zeros))), (n, k)
+        m = np.ones((3, n), dtype)
+        m[1, n // 2] = 0
+        assert_matches_numpy(ac.all(to_ac(m), axis=1), np.all(m, axis=1))
+        assert_matches_numpy(ac.any(to_ac(1 - m.astype(np.int8)), axis=1),
+                             np.any(1 - m.astype(np.int8), axis=1))
+
+
 # --- diff ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)

@@ -175,9 +175,37 @@ Acc pairwise_reduce(const In* p, int64_t es, int64_t n) {
                pairwise_reduce<Op, In, Acc, Contig>(p + h * (Contig ? 1 : es), es, n - h));
 }
 
+// all/any of contiguous one-byte elements (bool, int8, uint8): all is "no zero byte", which
+// memchr finds at memory speed (libc's vector code; the lanes loop below reached 30 GB/s on
+// 1e7 bools where NumPy reaches 44), any is "some nonzero byte": 8-byte words OR-ed a block
+// at a time.  Both exit early, as truth_reduce does.
+template <class Op>
+bool truth_reduce_bytes(const unsigned char* p, int64_t n) {
+  if constexpr (std::is_same_v<Op, AllOp>) {
+    return std::memchr(p, 0, static_cast<size_t>(n)) == nullptr;
+  } else {
+    constexpr int64_t B = 4096;
+    int64_t i = 0;
+    for (; i + B <= n; i += B) {
+      uint64_t acc = 0;
+      for (int64_t j = 0; j < B; j += 8) {
+        uint64_t w;
+        std::memcpy(&w, p + i + j, 8);
+        acc |= w;
+      }
+      if (acc != 0) return true;
+    }
+    for (; i < n; ++i)
+      if (p[i] != 0) return true;
+    return false;
+  }
+}
+
 // all/any: blocks with an early exit once the answer is known.
 template <class Op, class In, class Acc>
 Acc truth_reduce(const In* p, int64_t es, int64_t n) {
+  if constexpr (sizeof(In) == 1 && std::is_integral_v<In>)
+    if (es == 1) return truth_reduce_bytes<Op>(reinterpret_cast<const unsigned char*>(p), n);
   constexpr int64_t B = 1024;
   Acc r = Op::template identity<Acc>();
   for (int64_t i = 0; i < n; i += B) {
