@@ -1,5 +1,5 @@
 """Derive the polynomial coefficients of arraycore/native/src/simd_hyperbolic.h (sinh, cosh,
-asinh, acosh, atanh) and of the float tanh in arraycore/native/src/simd_math.h.
+asinh, acosh, atanh) and of tanh (float and double) in arraycore/native/src/simd_math.h.
 
 Every polynomial approximates only a *remainder* of a Taylor series (the leading terms stay
 exact in the kernels), as a function of z = r^2 where the function is even or odd:
@@ -11,7 +11,7 @@ exact in the kernels), as a function of z = r^2 where the function is even or od
          on |s| <= (sqrt2 - 1)/(sqrt2 + 1) (+ margin): the log core
          log(w) = e ln2 + 2 atanh((m - 1)/(m + 1)),  w = 2^e m,  m in [sqrt(1/2), sqrt(2));
          the same function on 0 <= s <= 1/3 (Rb) for the float atanh, whose m is in [1, 2)
-  Th(z) = (tanh x - x) / (x z)              tanh x = x + x z Th(z)          (float tanh, |x| < 0.55)
+  Th(z) = (tanh x - x) / (x z)              tanh x = x + x z Th(z)          (tanh, |x| < 0.55)
   Em(r) = (e^r - 1 - r) / r^2               e^r = 1 + r + r^2 Em(r)         (float tanh, |r| <= ln2/2)
 
 Fit: near-minimax in *relative* error by Lawson's iteratively reweighted least squares in
@@ -218,6 +218,8 @@ if __name__ == "__main__":
     print("// ---- float tanh (simd_math.h): tanh x = x + x z Th(z), |x| < 0.55;"
           " e^r = 1 + r + r^2 Em(r)")
     emit("Th float", Th, 0, mp.mpf("0.55") ** 2, 4, "f")
+    print("// ---- double tanh (simd_math.h, kTanhThD): tanh x = x + x z Th(z), |x| < 0.55")
+    emit("Th double", Th, 0, mp.mpf("0.55") ** 2, 10, "d")
     emit("Em float", Em, -rmax, rmax, 4, "f")
     print("// ---- rsqrt first step (hyp_rsqrt)")
     rsqrt_first_step()
