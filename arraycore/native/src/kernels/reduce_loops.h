@@ -18,6 +18,8 @@
 
 namespace arraycore::native::reduce_detail {
 
+#define AC_REDUCE_INLINE inline __attribute__((always_inline))
+
 struct SumOp {
   static constexpr bool pairwise = true;
   template <class A> static A identity() { return A(0); }
@@ -73,6 +75,19 @@ constexpr int kLanes = sizeof(Acc) >= 16 ? 8 : static_cast<int>(256 / sizeof(Acc
                                                    : static_cast<int>(256 / sizeof(Acc));
 constexpr int64_t kPairBlock = 8192;
 
+// Software prefetch distance of the contiguous reductions.  A line read from DRAM by one core
+// is limited by the misses the core keeps in flight, which the hardware prefetcher alone
+// does not fill: asking for the lines 8 KB ahead (non-temporal hint) took 1e7 floats on an
+// AMD Zen 5 from 1050 to 840 us (sum; PyTorch 720) and 905 to 690 us (max), and 1e6 floats
+// (in L3) from 43 to 40 / 41 to 34 us; 4 KB was 5% faster at 1e6 and 20% slower for max at
+// 1e7.  Prefetches past the end of the line do not fault.
+constexpr int64_t kReducePrefetchBytes = 8192;
+
+AC_REDUCE_INLINE void prefetch_lines(const void* p, int64_t bytes) {
+  const char* c = static_cast<const char*>(p) + kReducePrefetchBytes;
+  for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(c + b, 0, 0);
+}
+
 // Contiguous reduction in explicit 32-byte vectors (GCC/Clang vector extensions), 8 of them
 // in flight: the plain-array form below is not reliably kept in registers.
 template <class Op, class T>
@@ -84,12 +99,14 @@ T vec_reduce(const T* p, int64_t n) {
   V acc[U];
   for (int u = 0; u < U; ++u) acc[u] = V{} + id;
   int64_t i = 0;
-  for (; i + U * W <= n; i += U * W)
+  for (; i + U * W <= n; i += U * W) {
+    prefetch_lines(p + i, U * sizeof(V));
     for (int u = 0; u < U; ++u) {
       V x;
       std::memcpy(&x, p + i + u * W, sizeof(V));
       acc[u] = Op::vf(acc[u], x);
     }
+  }
   for (int w = U / 2; w >= 1; w /= 2)
     for (int u = 0; u < w; ++u) acc[u] = Op::vf(acc[u], acc[u + w]);
   T l[W];
@@ -119,13 +136,15 @@ T vec_extreme(const T* p, int64_t n) {
     nan[u] = M{};
   }
   int64_t i = 0;
-  for (; i + U * W <= n; i += U * W)
+  for (; i + U * W <= n; i += U * W) {
+    prefetch_lines(p + i, U * sizeof(V));
     for (int u = 0; u < U; ++u) {
       V x;
       std::memcpy(&x, p + i + u * W, sizeof(V));
       acc[u] = Max ? (x > acc[u] ? x : acc[u]) : (x < acc[u] ? x : acc[u]);
       nan[u] |= x != x;
     }
+  }
   T r = id;
   bool any_nan = false;
   for (int u = 0; u < U; ++u)
