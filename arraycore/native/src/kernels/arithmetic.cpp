@@ -169,12 +169,21 @@ struct Pow {
 };
 
 // NaN-propagating maximum/minimum (NumPy's): when equal (including +-0) the second operand.
+// Floats select through a bit mask: GCC turned `(a > b || a != a) ? a : b` (and the `|`
+// form) into branches inside clip's nested min(max()), so clip ran scalar with mispredicted
+// branches (3.1 ms per 1e6 floats, NumPy 0.08 ms).
+template <class T> AC_SIMD_INLINE T select_mask(bool c, T a, T b) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  const U m = U(0) - static_cast<U>(c);
+  return simd_math::detail::bit_cast<T>((simd_math::detail::bit_cast<U>(a) & m) |
+                                        (simd_math::detail::bit_cast<U>(b) & ~m));
+}
 template <class T> inline T nan_max(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return (a > b || a != a) ? a : b;
+  if constexpr (std::is_floating_point_v<T>) return select_mask((a > b) | (a != a), a, b);
   else return a > b ? a : b;
 }
 template <class T> inline T nan_min(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return (a < b || a != a) ? a : b;
+  if constexpr (std::is_floating_point_v<T>) return select_mask((a < b) | (a != a), a, b);
   else return a < b ? a : b;
 }
 struct Maximum { template <class T> static T apply(T a, T b) { return nan_max(a, b); } };

@@ -236,6 +236,13 @@ void ternary_loop(char** p, const int64_t* s, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i], c[i]);
     return;
   }
+  if (s[0] == so && s[1] == st && s[2] == 0 && s[3] == 0) {  // clip(x, lo, hi) with scalars
+    Out* o = reinterpret_cast<Out*>(p[0]);
+    const T* a = reinterpret_cast<const T*>(p[1]);
+    const T b = *reinterpret_cast<const T*>(p[2]), c = *reinterpret_cast<const T*>(p[3]);
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b, c);
+    return;
+  }
   char* po = p[0];
   const char *pa = p[1], *pb = p[2], *pc = p[3];
   for (int64_t i = 0; i < n; ++i, po += s[0], pa += s[1], pb += s[2], pc += s[3])
