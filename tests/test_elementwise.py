@@ -229,6 +229,44 @@ def test_integer_extremes(op, dtype):
     assert_matches(op, got, call_ref(op, *np_args), dtype)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64"])
+def test_integer_floor_divide_and_remainder_through_double(dtype):
+    """Integer // and % run through one double division (int_math.h, floor_div_via_double):
+    exact for |a|, |b| <= 2^53, so every integer up to 32 bits; 64-bit blocks of 256 with an
+    operand beyond 2^53 take the integer division.  Random pairs (array and scalar divisors)
+    plus the extremes, 0 divisors (0, as NumPy) and, for 64 bits, values at and around 2^53
+    in blocks that stay on the double path and blocks that do not, against NumPy."""
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(7)
+    n = 256 * 40
+    a = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    b = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    b[::3] = rng.integers(max(info.min, -300), 300, b[::3].shape).astype(dtype)  # small divisors
+    ext = np.array([info.min, info.max, 0, 1, info.max // 2, info.min // 2] +
+                   ([-1, -2, info.min + 1] if info.min < 0 else [2, 3]), dtype=dtype)
+    a[:ext.size ** 2], b[:ext.size ** 2] = np.meshgrid(ext, ext)[0].ravel(), np.meshgrid(ext, ext)[1].ravel()
+    if info.bits == 64:
+        lim = 2 ** 53
+        near = np.array([lim, lim - 1, lim - 7, 3, 1, 2 ** 40 + 5] +
+                        ([-lim, -lim + 1, -3, -(2 ** 40) - 5] if info.min < 0 else []), dtype=dtype)
+        block = slice(256 * 10, 256 * 11)  # all within 2^53: the double path, at its edges
+        a[block] = rng.choice(near, 256)
+        b[block] = rng.choice(near, 256)
+        mixed = slice(256 * 11, 256 * 12)  # one operand past 2^53: the exact path
+        a[mixed] = rng.choice(near, 256)
+        a[256 * 11 + 5] = lim + 1
+        b[mixed] = rng.choice(near, 256)
+    with np.errstate(all="ignore"):
+        for x, y in ((a, b), (a, np.asarray(b[7], dtype)), (a, np.asarray(7, dtype))):
+            got_q = np.asarray(ac.floor_divide(ac.asarray(x), ac.asarray(y)))
+            got_r = np.asarray(ac.remainder(ac.asarray(x), ac.asarray(y)))
+            want_q = np.where(y == 0, 0, np.floor_divide(x, np.where(y == 0, 1, y)))
+            want_r = np.where(y == 0, 0, np.remainder(x, np.where(y == 0, 1, y)))
+            np.testing.assert_array_equal(got_q, want_q.astype(dtype))
+            np.testing.assert_array_equal(got_r, want_r.astype(dtype))
+
+
 BINARY = [op for op in ELEMENTWISE if op.arity == 2]
 
 

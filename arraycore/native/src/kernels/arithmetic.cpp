@@ -120,17 +120,32 @@ template <class T> inline T float_remainder(T a, T b) {
   return mod;
 }
 
+// 64-bit integers (where kInt64DivViaDouble) divide through double in blocks whose operands
+// are all within 2^53, and exactly (int_floor_div) in the blocks with one beyond.
+template <class T>
+inline constexpr bool kWideIntViaDouble = is_int_v<T> && sizeof(T) == 8 && kInt64DivViaDouble;
+
 struct FloorDivide {
   template <class T> static T apply(T a, T b) {
-    if constexpr (is_int_v<T>) return int_floor_div(a, b);
+    if constexpr (kWideIntViaDouble<T>) return floor_div_via_double(a, b);
+    else if constexpr (is_int_v<T>) return int_floor_div(a, b);
     else return float_floor_div(a, b);
   }
+  template <class T> requires kWideIntViaDouble<T>
+  static bool needs_exact(T a, T b) { return int64_div_needs_exact(a, b); }
+  template <class T> requires kWideIntViaDouble<T>
+  static T exact(T a, T b) { return int_floor_div(a, b); }
 };
 struct Remainder {
   template <class T> static T apply(T a, T b) {
-    if constexpr (is_int_v<T>) return int_remainder(a, b);
+    if constexpr (kWideIntViaDouble<T>) return remainder_via_double(a, b);
+    else if constexpr (is_int_v<T>) return int_remainder(a, b);
     else return float_remainder(a, b);
   }
+  template <class T> requires kWideIntViaDouble<T>
+  static bool needs_exact(T a, T b) { return int64_div_needs_exact(a, b); }
+  template <class T> requires kWideIntViaDouble<T>
+  static T exact(T a, T b) { return int_remainder(a, b); }
 };
 struct Pow {
   // Inlined by force: GCC's size heuristics otherwise keep the real pow (simd_pow.h) a call,
