@@ -100,6 +100,34 @@ def test_nonzero(dtype, layout, rng):
             assert_matches_numpy(g, w.astype(np.int64))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "float32"])
+def test_count_nonzero_and_nonzero_long_lines(dtype):
+    """One-byte lines are counted 8 bytes at a time in groups of 255 words (count_nonzero_
+    bytes) and nonzero gathers positions in blocks of 256 without branches: lengths around
+    the word, group and block edges, densities 0, 1%, 50%, 100%, bytes with only the top bit
+    or only the low bit set, and rows of a 2-d array whose blocks straddle row ends."""
+    rng = np.random.default_rng(3)
+    for n in (1, 7, 8, 9, 255, 256, 257, 2039, 2040, 2041, 2048, 4081, 5000):
+        for density in (0.0, 0.01, 0.5, 1.0):
+            keep = rng.random(n) < density
+            if dtype == "bool":
+                a = keep
+            elif dtype == "float32":
+                a = np.where(keep, rng.standard_normal(n), 0).astype(dtype)
+            else:
+                a = np.where(keep, rng.choice([1, -128 if dtype == "int8" else 128, 3], n),
+                             0).astype(dtype)
+            x = ac.asarray(a)
+            assert int(ac.count_nonzero(x)) == np.count_nonzero(a), (n, density)
+            np.testing.assert_array_equal(np.asarray(ac.nonzero(x)[0]), np.nonzero(a)[0])
+    a = rng.random((7, 600)) < 0.3
+    got, want = ac.nonzero(ac.asarray(a)), np.nonzero(a)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    np.testing.assert_array_equal(np.asarray(ac.count_nonzero(ac.asarray(a), axis=1)),
+                                  np.count_nonzero(a, axis=1))
+
+
 def test_nonzero_0d():
     with pytest.raises(ValueError, match="^nonzero"):
         ac.nonzero(ac.asarray(1))

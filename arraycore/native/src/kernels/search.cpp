@@ -212,12 +212,35 @@ template <class T> inline bool nonzero_value(const T& v) {
   else return v != T(0);
 }
 
+// Nonzero bytes of n bytes, 8 at a time (SWAR): ((w & 0x7f..) + 0x7f..) | w has each byte's
+// top bit set exactly when the byte is nonzero; those bits, shifted to the bottom, are summed
+// bytewise over at most 255 words (no byte overflows) and then across the bytes (through
+// 16-bit lanes: the total of a group reaches 2040).  The
+// byte-at-a-time count widened every byte to 64 bits: 65 us per 1e6 bools, NumPy 25.
+inline int64_t count_nonzero_bytes(const uint8_t* u, int64_t n) {
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL, kOnes = 0x0101010101010101ULL;
+  int64_t c = 0, i = 0;
+  while (i + 8 <= n) {
+    const int64_t words = std::min<int64_t>((n - i) / 8, 255);
+    uint64_t acc = 0;
+    for (int64_t k = 0; k < words; ++k) {
+      uint64_t w;
+      std::memcpy(&w, u + i + 8 * k, 8);
+      acc += ((((w & kLow7) + kLow7) | w) >> 7) & kOnes;
+    }
+    // bytes (<= 255 each) to 16-bit lanes (<= 510), then their sum (<= 2040) in the top lane
+    constexpr uint64_t kEven = 0x00ff00ff00ff00ffULL, kOnes16 = 0x0001000100010001ULL;
+    const uint64_t pairs = (acc & kEven) + ((acc >> 8) & kEven);
+    c += static_cast<int64_t>((pairs * kOnes16) >> 48);
+    i += 8 * words;
+  }
+  for (; i < n; ++i) c += u[i] != 0;
+  return c;
+}
+
 template <class T> int64_t count_line(const T* a, int64_t n) {
-  if constexpr (std::is_same_v<T, bool>) {
-    const uint8_t* u = reinterpret_cast<const uint8_t*>(a);
-    int64_t c = 0;
-    for (int64_t i = 0; i < n; ++i) c += u[i] != 0;
-    return c;
+  if constexpr (sizeof(T) == 1) {
+    return count_nonzero_bytes(reinterpret_cast<const uint8_t*>(a), n);
   } else {
     int64_t c = 0;
     for (int64_t i = 0; i < n; ++i) c += nonzero_value(a[i]) ? 1 : 0;
@@ -340,14 +363,23 @@ std::vector<NdArray> nonzero(const NdArray& x) {
     if (cnt == 0) return;
     std::vector<int64_t> idx(nd, 0);
     int64_t w = 0;
+    // The positions of a block of each row are gathered without branches (every position is
+    // written, the count advances by the test: random data mispredicted a branch per element,
+    // 3.6 ms per 1e6 where NumPy takes 0.34), then copied out with the row's other indices.
+    constexpr int64_t kBlock = 256;
+    int64_t pos[kBlock];
     for (int64_t base = 0; base < n; base += L) {
       const T* row = a + base;
-      for (int64_t j = 0; j < L; ++j) {
-        if (nonzero_value(row[j])) {
-          for (int k = 0; k < nd - 1; ++k) p[k][w] = idx[k];
-          p[nd - 1][w] = j;
-          ++w;
+      for (int64_t j0 = 0; j0 < L; j0 += kBlock) {
+        const int64_t m = std::min(kBlock, L - j0);
+        int64_t f = 0;
+        for (int64_t j = 0; j < m; ++j) {
+          pos[f] = j0 + j;
+          f += nonzero_value(row[j0 + j]) ? 1 : 0;
         }
+        std::memcpy(p[nd - 1] + w, pos, static_cast<size_t>(f) * sizeof(int64_t));
+        for (int k = 0; k < nd - 1; ++k) std::fill(p[k] + w, p[k] + w + f, idx[k]);
+        w += f;
       }
       for (int k = nd - 2; k >= 0; --k) {
         if (++idx[k] < x.shape[k]) break;
