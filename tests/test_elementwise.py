@@ -352,6 +352,34 @@ def test_non_array_input_raises_type_error(op):
         call_ac(op, *args)
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_short_inner_dims_walk_column_by_column(threads):
+    """Walks whose inner dim has at most 8 elements under an outer one of 1024 or more run
+    blocks of 256 rows one column at a time (elementwise.cpp, Note [Short inner dims]):
+    broadcast rows and columns, stride-0 and negative-stride operands, repeat, an outer dim
+    around them and a row count that is not a multiple of the block, split across threads,
+    against NumPy."""
+    rng = np.random.default_rng(1)
+    before = ac.get_num_threads()
+    try:
+        ac.set_num_threads(threads)
+        for rows, k in ((1024, 2), (5000, 3), (70001, 8), (2049, 1)):
+            x = rng.standard_normal((rows, k)).astype(np.float32)
+            y = rng.standard_normal((rows, k)).astype(np.float32)
+            X, Y = to_ac(x), to_ac(y)
+            np.testing.assert_array_equal(np.asarray(X + Y[0]), x + y[0])
+            np.testing.assert_array_equal(np.asarray(X * Y[:, :1]), x * y[:, :1])
+            np.testing.assert_array_equal(np.asarray(X[::-1] - Y[:, ::-1]), x[::-1] - y[:, ::-1])
+            np.testing.assert_array_equal(np.asarray(ac.repeat(X[:, 0], k)), np.repeat(x[:, 0], k))
+            np.testing.assert_array_equal(np.asarray(ac.asarray(X.T, copy=True).T), x)
+            z = rng.standard_normal((3, rows // 3, k)).astype(np.float64)
+            Z = to_ac(z)
+            np.testing.assert_array_equal(np.asarray(-Z[:, ::2] * 2.5 + Z[0, :1]),
+                                          -z[:, ::2] * 2.5 + z[0, :1])
+    finally:
+        ac.set_num_threads(before)
+
+
 def test_every_worker_split_matches_single_thread():
     """The same large computation gives identical bits at 1 and at several threads."""
     x = to_ac(np.random.default_rng(0).random(3 * (1 << 17)).astype(np.float32))

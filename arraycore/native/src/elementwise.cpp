@@ -147,6 +147,46 @@ void run_tiles(LoopFn loop, const Walk& w, int64_t begin, int64_t end) {
   }
 }
 
+// Note [Short inner dims]
+// A walk whose inner dim is a handful of elements under a long outer one (repeat's (n, r)
+// view with a stride-0 r, a column of pairs) would call the loop once per row, each call
+// recomputing its pointers: 4.8 ms for repeat(x, 2) of 1e6 floats, where NumPy takes 0.74.
+// Such walks run blocks of kColumnRows rows one column at a time instead: one loop call per
+// column of a block, striding down it, while the block's lines stay in cache.
+constexpr int64_t kShortInner = 8, kColumnRows = 256;
+
+bool wants_columns(const Walk& w) {
+  return w.ndim >= 2 && w.shape[w.ndim - 1] <= kShortInner &&
+         w.shape[w.ndim - 2] >= 4 * kColumnRows;
+}
+
+// Runs row blocks [begin, end) of the last two dims column by column, for every index of the
+// dims outside them.
+void run_columns(LoopFn loop, const Walk& w, int64_t begin, int64_t end) {
+  const int last = w.ndim - 1;
+  const int64_t rows = w.shape[last - 1], cols = w.shape[last];
+  const int64_t per_outer = (rows + kColumnRows - 1) / kColumnRows;
+  char* ptrs[kMaxOperands];
+  int64_t col_strides[kMaxOperands];
+  for (int k = 0; k < w.nops; ++k) col_strides[k] = w.strides[k][last - 1];
+  for (int64_t t = begin; t < end; ++t) {
+    int64_t outer = t / per_outer;
+    const int64_t r0 = (t % per_outer) * kColumnRows, n = std::min(rows - r0, kColumnRows);
+    char* base[kMaxOperands];
+    for (int k = 0; k < w.nops; ++k) base[k] = w.base[k];
+    for (int d = last - 2; d >= 0; --d) {
+      int64_t i = outer % w.shape[d];
+      outer /= w.shape[d];
+      for (int k = 0; k < w.nops; ++k) base[k] += i * w.strides[k][d];
+    }
+    for (int64_t c = 0; c < cols; ++c) {
+      for (int k = 0; k < w.nops; ++k)
+        ptrs[k] = base[k] + r0 * w.strides[k][last - 1] + c * w.strides[k][last];
+      loop(ptrs, col_strides, n);
+    }
+  }
+}
+
 }  // namespace
 
 void run_elementwise(LoopFn loop, const NdArray* const* operands, int nops,
@@ -187,6 +227,18 @@ void run_elementwise(LoopFn loop, const NdArray* const* operands, int nops,
   }
   const int64_t grain =
       std::max<int64_t>(1024, static_cast<int64_t>(kBaseGrain / std::max(cost_per_element, 1e-3)));
+  if (wants_columns(w)) {
+    const int last = w.ndim - 1;
+    int64_t blocks = (w.shape[last - 1] + kColumnRows - 1) / kColumnRows;
+    for (int d = 0; d < last - 1; ++d) blocks *= w.shape[d];
+    const int64_t block_grain = std::max<int64_t>(1, grain / (kColumnRows * w.shape[last]));
+    if (num_threads() <= 1 || blocks < 2 * block_grain) {
+      run_columns(loop, w, 0, blocks);
+    } else {
+      parallel_for(blocks, block_grain, [&](int64_t b, int64_t e) { run_columns(loop, w, b, e); });
+    }
+    return;
+  }
   if (n < 2 * grain || num_threads() <= 1) {
     run_range(loop, w, 0, n);
     return;
