@@ -117,6 +117,34 @@ def test_matmul_layouts_of_vectors(dtype, rng):
     check(V[::3] @ V[1::3], v[::3] @ v[1::3], 4)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("m,k", [(6, 5), (300, 257)])
+def test_matmul_one_column_or_row_takes_gemv(m, k, dtype, rng):
+    """A product with n = 1 or m = 1 runs as gemv (matmul.cpp, gemv_instead): every layout of
+    the matrix times every layout of a (k, 1) column, every layout of a (1, k) row times
+    every layout of the matrix, and vectors, including sizes that the pool splits into row
+    blocks, against NumPy."""
+    before = ac.get_num_threads()
+    try:
+        ac.set_num_threads(3)
+        for na, a, A in _layouts((m, k), dtype, rng):
+            for nc, c, C in _layouts((k, 1), dtype, rng):
+                try:
+                    check(A @ C, a @ c, k)
+                except AssertionError as e:
+                    raise AssertionError(f"x1 {na}, x2 {nc}: {e}") from None
+            v = rand((2 * k,), dtype, rng)
+            check(A @ ac_from_numpy(v)[::-2], a @ v[::-2], k)
+        for nr, r, R in _layouts((1, k), dtype, rng):
+            for nb, b, B in _layouts((k, m), dtype, rng):
+                try:
+                    check(R @ B, r @ b, k)
+                except AssertionError as e:
+                    raise AssertionError(f"x1 {nr}, x2 {nb}: {e}") from None
+    finally:
+        ac.set_num_threads(before)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int32"])
 def test_matmul_batched_layouts(dtype, rng):
     a = rand((3, 5, 4), dtype, rng)   # used transposed: (3, 4, 5)

@@ -33,6 +33,13 @@ void scipy_cblas_zgemm(Order order, Transpose ta, Transpose tb, blas_int m, blas
                        blas_int k, const void* alpha, const void* a, blas_int lda,
                        const void* b, blas_int ldb, const void* beta, void* c, blas_int ldc);
 
+void scipy_cblas_sgemv(Order order, Transpose ta, blas_int m, blas_int n, float alpha,
+                       const float* a, blas_int lda, const float* x, blas_int incx, float beta,
+                       float* y, blas_int incy);
+void scipy_cblas_dgemv(Order order, Transpose ta, blas_int m, blas_int n, double alpha,
+                       const double* a, blas_int lda, const double* x, blas_int incx,
+                       double beta, double* y, blas_int incy);
+
 void scipy_openblas_set_num_threads(int num_threads);
 int scipy_openblas_get_num_threads(void);
 }
