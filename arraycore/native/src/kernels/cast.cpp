@@ -1,4 +1,5 @@
 // The cast kernel: the only N x N kernel (169 loops), also used for plain copies.
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -23,14 +24,17 @@ inline To convert(From v) {
   } else if constexpr (std::is_same_v<To, bool>) {
     return v != From(0);
   } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
-    // Float -> int of NaN/inf/out-of-range values is undefined in C++; give 0 / saturate-free
-    // wraparound-free results deterministically instead of UB.
-    if (!(v == v)) return To(0);
+    // Float -> int of NaN/inf/out-of-range values is undefined in C++: NaN gives 0 and the
+    // rest saturates, deterministically.  Branch-free (the conversion sees 0 for those lanes,
+    // the result is selected after), so the loop vectorizes: the branches kept astype
+    // float32 -> int32 scalar, 1.4x NumPy's time.
     constexpr From lo = static_cast<From>(std::numeric_limits<To>::min());
     constexpr From hi = static_cast<From>(std::numeric_limits<To>::max());
-    if (v <= lo) return std::numeric_limits<To>::min();
-    if (v >= hi) return std::numeric_limits<To>::max();
-    return static_cast<To>(v);
+    const bool nan = v != v, big = v >= hi, small = v <= lo;
+    const From safe = (nan | big | small) ? From(0) : v;
+    To r = static_cast<To>(safe);
+    r = big ? std::numeric_limits<To>::max() : r;
+    return small ? std::numeric_limits<To>::min() : r;
   } else {
     return static_cast<To>(v);
   }
@@ -46,8 +50,15 @@ void cast_inner(char** p, const int64_t* s, int64_t n) {
   }
   if (s[0] == sizeof(To) && s[1] == sizeof(From)) {
     To* o = reinterpret_cast<To*>(p[0]);
-    const From* a = reinterpret_cast<const From*>(p[1]);
-    for (int64_t i = 0; i < n; ++i) o[i] = convert<To>(a[i]);
+    if constexpr (std::is_same_v<From, bool>) {
+      // bools read as bytes: GCC vectorizes no conversion from a bool (4x NumPy's time for
+      // bool -> float32), but does from a byte compare
+      const uint8_t* u = reinterpret_cast<const uint8_t*>(p[1]);
+      for (int64_t i = 0; i < n; ++i) o[i] = u[i] != 0 ? To(1) : To(0);
+    } else {
+      const From* a = reinterpret_cast<const From*>(p[1]);
+      for (int64_t i = 0; i < n; ++i) o[i] = convert<To>(a[i]);
+    }
     return;
   }
   if (s[0] == sizeof(To) && s[1] == 0) {
