@@ -80,6 +80,32 @@ def test_isin_special_values_and_promotion():
         ac.isin([1], ac.asarray([1]))
 
 
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin_each_lookup_path(invert):
+    """isin looks values up in a table over x2's range (integers spanning a range comparable
+    to the data), a hash set of their bits (other reals) or a sorted array (complex):
+    each path with values below, inside and above x2's range, the integer extremes, -0 / +0,
+    NaN on either side, and x2 with repeated values, against NumPy."""
+    rng = np.random.default_rng(4)
+    for dtype in ("int8", "uint8", "int32", "int64", "uint64"):
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, 5000, dtype=dtype, endpoint=True)
+        narrow = rng.integers(max(info.min, -50), min(info.max, 50), 60).astype(dtype)
+        x[:40] = np.concatenate([narrow[:20], [info.min, info.max, 0, 1] * 5])
+        wide = np.concatenate([narrow, [info.min, info.max], x[100:140]]).astype(dtype)
+        for y in (narrow, wide, np.repeat(narrow[:3], 4)):
+            np.testing.assert_array_equal(
+                np.asarray(ac.isin(ac.asarray(x), ac.asarray(y), invert=invert)),
+                np.isin(x, y, invert=invert), err_msg=f"{dtype} {y.size}")
+    for dtype in ("float32", "float64", "complex128"):
+        v = rng.standard_normal(3000).astype(dtype)
+        y = np.concatenate([v[::7], np.array([np.nan, -0.0, np.inf], dtype=dtype)])
+        x = np.concatenate([v, np.array([0.0, -0.0, np.nan, np.inf, -np.inf], dtype=dtype)])
+        np.testing.assert_array_equal(
+            np.asarray(ac.isin(ac.asarray(x), ac.asarray(y), invert=invert)),
+            np.isin(x, y, invert=invert), err_msg=dtype)
+
+
 def test_unique_errors():
     for f in (ac.unique_all, ac.unique_counts, ac.unique_inverse, ac.unique_values):
         with pytest.raises(TypeError, match="^" + f.__name__):
