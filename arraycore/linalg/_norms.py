@@ -8,6 +8,7 @@ import math
 import numbers
 import operator
 
+from ..native import _native
 from ._common import (REAL_OF, cast, check_array, check_bool, check_matrix, float_dtype,
                       is_empty, la, rtol_value, singular_cutoff, xp, zeros)
 
@@ -57,6 +58,12 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     if ord == 0:
         return xp.astype(xp.sum(xp.astype(x != 0, real), axis=axes, keepdims=keepdims), real)
     if ord == 2 and d.kind == "f":
+        if _trailing_of_contiguous(x, axes):
+            # one read of x, no x * x temporary (kernels/reduce_moments.cpp, as var's second
+            # pass with a zero mean): 2.4x NumPy's time before, whose norm is a BLAS dot
+            kept = tuple(1 if i in axes else n for i, n in enumerate(x.shape)) if keepdims \
+                else tuple(n for i, n in enumerate(x.shape) if i not in axes)
+            return xp.sqrt(_native.sum_squared_deviations(x, zeros(kept, d), "vector_norm"))
         return xp.sqrt(xp.sum(x * x, axis=axes, keepdims=keepdims))
     a = xp.abs(x) if d.kind == "c" or ord not in (2,) else x
     if ord == 2:
@@ -69,6 +76,12 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         return _extreme(xp.min, a, axes, keepdims, "vector_norm", ord)
     p = float(ord)
     return xp.pow(xp.sum(xp.pow(a, p), axis=axes, keepdims=keepdims), 1.0 / p)
+
+
+def _trailing_of_contiguous(x, axes):
+    """Whether `axes` (sorted) are x's last axes and x is a nonempty C-contiguous array."""
+    return (bool(axes) and list(axes) == list(range(x.ndim - len(axes), x.ndim))
+            and x.size > 0 and x._c_contiguous)
 
 
 def _extreme(f, a, axes, keepdims, name, ord):
