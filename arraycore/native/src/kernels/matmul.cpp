@@ -455,15 +455,20 @@ void vecdot_loop(const char* pa, const char* pb, const Shape& batch, const Shape
         }
         out[i] = T(re, im);
       } else if constexpr (std::is_floating_point_v<T>) {
-        // Eight partial sums: vectorizes and is more accurate than one running sum.
-        T s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        // 32 partial sums: they vectorize as several independent vector accumulators, which
+        // hides the FMA latency (8 sums were one vector, one dependent FMA chain: 2x NumPy's
+        // time on rows of 1000 floats), and are more accurate than one running sum.
+        constexpr int P = 32;
+        T s[P] = {};
         int64_t j = 0;
         if (ea == 1 && eb == 1) {
-          for (; j + 8 <= len; j += 8)
-            for (int u = 0; u < 8; ++u) s[u] += x[j + u] * y[j + u];
+          for (; j + P <= len; j += P)
+            for (int u = 0; u < P; ++u) s[u] += x[j + u] * y[j + u];
         }
         for (; j < len; ++j) s[0] += x[j * ea] * y[j * eb];
-        out[i] = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+        for (int w = P / 2; w >= 1; w /= 2)
+          for (int u = 0; u < w; ++u) s[u] += s[u + w];
+        out[i] = s[0];
       } else {
         A s = 0;
         for (int64_t j = 0; j < len; ++j) s += static_cast<A>(x[j * ea]) * static_cast<A>(y[j * eb]);
