@@ -117,6 +117,48 @@ def test_random_mixed_keys(pair):
         assert_matches_numpy(x[key], a[key])
 
 
+def test_native_fast_path_equals_the_python_path():
+    """Basic keys on plain arrays take the native view (bind_fast_getitem.cpp); it must give
+    the Python path's view (indexing.basic_view: shape, strides, offset, values) for every
+    key it takes, and hand every other key to the Python path, whose errors then name
+    __getitem__ (out of range, too many indices, two ellipses, a zero step, huge ints)."""
+    from arraycore._core import indexing
+    rng = np.random.default_rng(8)
+    a = np.arange(4 * 5 * 6, dtype=np.float32).reshape(4, 5, 6)
+    for x, v in ((ac.asarray(a), a), (ac.asarray(a)[::-1, 1:, ::2], a[::-1, 1:, ::2])):
+        for _ in range(400):
+            parts = []
+            for _ in range(rng.integers(0, 5)):
+                r = rng.integers(0, 6)
+                if r == 0:
+                    parts.append(int(rng.integers(-7, 7)))
+                elif r <= 2:
+                    parts.append(slice(*[None if rng.random() < 0.3 else int(w)
+                                         for w in rng.integers(-9, 9, 2)],
+                                       None if rng.random() < 0.3 else
+                                       int(rng.choice([-3, -1, 1, 2, 5]))))
+                elif r == 3:
+                    parts.append(None)
+                else:
+                    parts.append(Ellipsis)
+            key = tuple(parts) if rng.random() < 0.8 else (parts[0] if parts else ())
+            try:
+                want = v[key]
+            except IndexError:
+                with pytest.raises(IndexError, match="__getitem__"):
+                    x[key]
+                continue
+            got = x[key]
+            slow = indexing.basic_view(x, key)
+            assert got.shape == slow.shape and got._strides == slow._strides, key
+            np.testing.assert_array_equal(np.asarray(got), want)
+            np.testing.assert_array_equal(np.asarray(slow), want)
+    x = ac.asarray(a)
+    for key in ((slice(None, None, 0),), (2 ** 70,), (1, 2, 3, 4), (Ellipsis, 0, Ellipsis)):
+        with pytest.raises((IndexError, ValueError), match="__getitem__"):
+            x[key]
+
+
 def test_zero_d_arrays():
     a = np.array(2.5)
     x = ac.asarray(2.5)

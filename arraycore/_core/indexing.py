@@ -60,7 +60,10 @@ def basic_view(x, key, who: str = "__getitem__"):
                 new_strides.append(strides[dim])
                 dim += 1
         elif type(k) is slice:
-            start, stop, step = k.indices(shape[dim])
+            try:
+                start, stop, step = k.indices(shape[dim])
+            except (ValueError, TypeError) as e:  # a zero step, a non-integer bound
+                raise type(e)(f"{who}: {e}") from None
             n = len(range(start, stop, step))
             new_shape.append(n)
             new_strides.append(strides[dim] * step)

@@ -87,7 +87,9 @@ def install_array_methods(ns):
     A._promoted = None
     A._born = None
     _ORIG_SETITEM = A.__setitem__
-    A.__getitem__ = OPS["getitem"].public
+    # basic keys on plain arrays take the native view (bind_fast_getitem.cpp); the rest the
+    # dispatcher
+    _native.install_fast_getitem(A, OPS["getitem"].public)
     setitem_op = OPS["setitem"]
     orig_setitem = A.__setitem__
 
