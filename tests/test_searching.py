@@ -61,6 +61,31 @@ def test_argmax_special_cases():
         ac.argmax([1, 2])
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_argmax_argmin_one_pass_rows(dtype):
+    """Float rows shorter than 4096 take the one-pass lane search (Note [One-pass argmax]):
+    lengths around its vector and block edges, ties (the first occurrence wins, also across
+    lanes and in the tail), -0 against +0, infinities, and NaN anywhere (the first NaN wins),
+    for argmax and argmin against NumPy."""
+    rng = np.random.default_rng(6)
+    for n in (15, 16, 17, 31, 32, 33, 64, 100, 1000, 4095, 4096, 5000):
+        rows = rng.integers(-3, 4, (12, n)).astype(dtype)  # many ties
+        rows[1] = rng.standard_normal(n)
+        rows[2, :] = 0.0
+        rows[2, n // 2] = -0.0
+        rows[3, n // 3] = np.inf
+        rows[3, n - 1] = np.inf
+        rows[4, n // 2] = np.nan
+        rows[4, n - 1] = np.nan
+        rows[5, n - 1] = np.nan
+        rows[6, 0] = -np.inf
+        rows[7, n - 1] = 10.0  # the best in the tail
+        rows[8, n - 2:] = 10.0
+        for f in ("argmax", "argmin"):
+            np.testing.assert_array_equal(np.asarray(getattr(ac, f)(ac.asarray(rows), axis=1)),
+                                          getattr(np, f)(rows, axis=1), err_msg=f"{f} {n}")
+
+
 # ---- count_nonzero ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", ALL)

@@ -141,8 +141,71 @@ int64_t first_equal(const T* a, int64_t start, int64_t n, T v) {
   return start;  // unreachable
 }
 
+// Note [One-pass argmax]: a float line shorter than one block (a row of argmax(axis=-1))
+// in one pass: per lane the best value and the index where the lane first reached it (a
+// strict compare keeps the first occurrence; NaN compares false and is tracked in a sticky
+// mask, then found by a scan), two vectors in flight; then the best lanes' smallest index,
+// and the tail one by one.  The blockwise max followed by a scan for its first position read
+// half the row twice: 98 ns per row of 1000 floats, NumPy 60.
+template <class T, bool Max>
+int64_t arg_line_one_pass(const T* a, int64_t n) {
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+#if defined(__AVX512F__)
+  constexpr int kBytes = 64;  // the widest registers the build has
+#else
+  constexpr int kBytes = 32;
+#endif
+  typedef T V __attribute__((vector_size(kBytes)));
+  typedef I M __attribute__((vector_size(kBytes)));
+  constexpr int L = static_cast<int>(kBytes / sizeof(T));
+  M lane{};
+  for (int l = 0; l < L; ++l) lane[l] = l;
+  V b0, b1;
+  std::memcpy(&b0, a, sizeof(V));
+  std::memcpy(&b1, a + L, sizeof(V));
+  M i0 = lane, i1 = lane + L, nan = (b0 != b0) | (b1 != b1);
+  int64_t i = 2 * L;
+  for (; i + 2 * L <= n; i += 2 * L) {
+    V v0, v1;
+    std::memcpy(&v0, a + i, sizeof(V));
+    std::memcpy(&v1, a + i + L, sizeof(V));
+    const M t0 = Max ? v0 > b0 : v0 < b0, t1 = Max ? v1 > b1 : v1 < b1;
+    b0 = t0 ? v0 : b0;
+    b1 = t1 ? v1 : b1;
+    i0 = t0 ? lane + static_cast<I>(i) : i0;
+    i1 = t1 ? lane + static_cast<I>(i + L) : i1;
+    nan |= (v0 != v0) | (v1 != v1);
+  }
+  bool any_nan = false;
+  for (int l = 0; l < L; ++l) any_nan |= nan[l] != 0;
+  for (int64_t j = i; j < n; ++j) any_nan |= a[j] != a[j];
+  if (any_nan)
+    for (int64_t j = 0; j < n; ++j)
+      if (a[j] != a[j]) return j;
+  T best = b0[0];
+  int64_t bi = i0[0];
+  for (int l = 0; l < L; ++l)
+    for (int h = 0; h < 2; ++h) {
+      const T v = h ? b1[l] : b0[l];
+      const int64_t k = h ? i1[l] : i0[l];
+      if ((Max ? v > best : v < best) || (v == best && k < bi)) {
+        best = v;
+        bi = k;
+      }
+    }
+  for (; i < n; ++i)
+    if (Max ? a[i] > best : a[i] < best) {
+      best = a[i];
+      bi = i;
+    }
+  return bi;
+}
+
 template <class T, bool Max>
 int64_t arg_line_real(const T* a, int64_t n) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (n >= 128 / static_cast<int64_t>(sizeof(T)) && n < 4096)
+      return arg_line_one_pass<T, Max>(a, n);
   constexpr int W = static_cast<int>(128 / sizeof(T));
   constexpr int64_t B = 4096;
   T best = a[0];
