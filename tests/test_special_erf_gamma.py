@@ -206,3 +206,33 @@ def test_gammaln_common_branch_same_bits_in_every_layout(dtype):
     two = ac.asarray(np.stack([x, x], 1))
     np.testing.assert_array_equal(np.asarray(ac.special.gammaln(two[:, 1])), whole)
     np.testing.assert_array_equal(np.asarray(ac.special.loggamma(ac.asarray(x))), whole)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_expit_common_branch_matches_the_full_path(dtype):
+    """expit runs |x| < 87 (float) / 708 (double) through a cheaper exp (Expit::common, no
+    clamps, one scale factor) when a chunk of 256 is mostly such values, and through the full
+    `apply` otherwise: the same values must come out of both (bit for bit), at and around the
+    boundary, and the values outside it (subnormal results, +-inf, NaN) stay right."""
+    lim = 87.0 if dtype == "float32" else 708.0
+    rng = np.random.default_rng(9)
+    inside = np.concatenate([rng.uniform(-lim, lim, 200),
+                             np.nextafter(np.array([lim, -lim]), 0), [0.0, -0.0, 1e-30]])
+    inside = inside.astype(dtype)
+    common = np.asarray(ac.special.expit(ac.asarray(inside)))
+    # the same values in chunks that are mostly outside the common range: the full path
+    outside = np.full(256 * 2, np.nan, dtype)
+    outside[::5] = rng.uniform(lim, 2 * lim, outside[::5].shape) * rng.choice([-1, 1], outside[::5].shape)
+    mixed = outside.copy()
+    pos = np.arange(0, 256 * 2, 2)[:inside.size]
+    mixed[pos] = inside[:pos.size]
+    full = np.asarray(ac.special.expit(ac.asarray(mixed)))
+    np.testing.assert_array_equal(full[pos], common[:pos.size])
+    edge = np.array([-lim * 1.05, -lim * 1.5, lim * 1.2, np.inf, -np.inf, np.nan], dtype)
+    with np.errstate(all="ignore"):
+        want = np.array([np.exp(v) / (1 + np.exp(v)) if v < 0 else 1 / (1 + np.exp(-v))
+                         for v in edge.astype(np.longdouble)], dtype=np.float64)
+    got = np.asarray(ac.special.expit(ac.asarray(edge)))
+    np.testing.assert_allclose(got[:3], want[:3].astype(dtype), rtol=4 * np.finfo(dtype).eps)
+    np.testing.assert_array_equal(got[3:5], [1.0, 0.0])
+    assert np.isnan(got[5])

@@ -101,6 +101,16 @@ inline constexpr float kLn2LoF = 0x1.7f7d1cp-20f;
 inline constexpr double kLn2HiD = 0x1.62e42fee00000p-1;  // 32 significant bits
 inline constexpr double kLn2LoD = 0x1.a39ef35793c76p-33;
 
+// P(r) ~ (e^r - 1 - r) / r^2 on [-ln2/2, ln2/2], degree 4 (float exp)
+AC_SIMD_INLINE float exp_poly(float r) noexcept {
+    constexpr float c0 = 0x1.000000p-1f, c1 = 0x1.5554dep-3f, c2 = 0x1.55551ap-5f,
+                    c3 = 0x1.120b62p-7f, c4 = 0x1.6d10fcp-10f;
+    float p = detail::fma(c4, r, c3);
+    p = detail::fma(p, r, c2);
+    p = detail::fma(p, r, c1);
+    return detail::fma(p, r, c0);
+}
+
 // P(r) ~ (e^r - 1 - r) / r^2 on [-ln2/2, ln2/2], degree 9 (double exp/expm1)
 AC_SIMD_INLINE double exp_poly(double r) noexcept {
     constexpr double c0 = 0x1.0000000000001p-1, c1 = 0x1.5555555555556p-3,
@@ -206,13 +216,7 @@ AC_SIMD_INLINE float exp(float x, float x_lo) noexcept {
     const float rl = detail::fma(-k, detail::kLn2LoF, x_lo);
     const float r = rh + rl;
 
-    // P(r) ~ (e^r - 1 - r) / r^2 on [-ln2/2, ln2/2]
-    constexpr float c0 = 0x1.000000p-1f, c1 = 0x1.5554dep-3f, c2 = 0x1.55551ap-5f,
-                    c3 = 0x1.120b62p-7f, c4 = 0x1.6d10fcp-10f;
-    float p = detail::fma(c4, r, c3);
-    p = detail::fma(p, r, c2);
-    p = detail::fma(p, r, c1);
-    p = detail::fma(p, r, c0);
+    const float p = detail::exp_poly(r);
     const float r2 = r * r;
     const float er = 1.0f + (rh + detail::fma(r2, p, rl));
 
@@ -256,6 +260,35 @@ AC_SIMD_INLINE double exp(double x, double x_lo) noexcept {
 }
 
 AC_SIMD_INLINE double exp(double x) noexcept { return exp(x, 0.0); }
+
+// exp(x) for arguments whose result is a normal number, |x| < 87 (float) or < 708 (double),
+// with exp's reduction and polynomial (so the same values there) but no clamps and one
+// power-of-two factor: for callers that send the other arguments elsewhere (expit's
+// common-branch loop, kernel_loops.h HasCommonBranch).
+AC_SIMD_INLINE float exp_in_range(float x) noexcept {
+    constexpr float kLog2e = 0x1.715476p+0f;
+    constexpr float kShift = 0x1.8p23f;
+    const float kf = detail::fma(x, kLog2e, kShift);
+    const uint32_t ku = detail::bit_cast<uint32_t>(kf) - detail::bit_cast<uint32_t>(kShift);
+    const float k = kf - kShift;
+    const float rh = detail::fma(-k, detail::kLn2HiF, x);
+    const float rl = -k * detail::kLn2LoF;
+    const float r = rh + rl;
+    const float er = 1.0f + (rh + detail::fma(r * r, detail::exp_poly(r), rl));
+    return er * detail::bit_cast<float>((ku + 127u) << 23);
+}
+AC_SIMD_INLINE double exp_in_range(double x) noexcept {
+    constexpr double kLog2e = 0x1.71547652b82fep+0;
+    constexpr double kShift = 0x1.8p52;
+    const double kf = detail::fma(x, kLog2e, kShift);
+    const uint64_t ku = detail::bit_cast<uint64_t>(kf) - detail::bit_cast<uint64_t>(kShift);
+    const double k = kf - kShift;
+    const double rh = detail::fma(-k, detail::kLn2HiD, x);
+    const double rl = -k * detail::kLn2LoD;
+    const double r = rh + rl;
+    const double er = 1.0 + (rh + detail::fma(r * r, detail::exp_poly(r), rl));
+    return er * detail::bit_cast<double>((ku + 1023u) << 52);
+}
 
 // ---------------------------------------------------------------------------
 // log
