@@ -277,3 +277,29 @@ def test_large_copies_match():
     assert_matches_numpy(ac.roll(x, (17, -5), axis=(0, 1)), np.roll(a, (17, -5), axis=(0, 1)))
     assert_matches_numpy(ac.reshape(ac.permute_dims(x, (1, 0)), (-1,)), a.T.reshape(-1))
     assert_matches_numpy(ac.tile(x, (2, 2)), np.tile(a, (2, 2)))
+
+
+def test_reshape_native_fast_path_equals_the_python_path():
+    """reshape(x, shape) of a plain array with an int or a tuple/list of ints runs natively
+    when the result is a view (bind_fast_calls.cpp, try_fast_reshape); it must agree with the
+    Python function (the FastFunction's __wrapped__) on views (shape, strides), on reshapes
+    that need a copy (handed over), -1 entries, lists and ints, and on the errors."""
+    python_reshape = ac.reshape.__wrapped__
+    while hasattr(python_reshape, "__wrapped__"):
+        python_reshape = python_reshape.__wrapped__
+    base = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    arrays = [ac.asarray(base), ac.asarray(base)[:, ::-1], ac.asarray(base).mT,
+              ac.asarray(base)[1], ac.asarray(np.zeros((0, 4), np.float32))]
+    shapes = [(-1,), (6, 20), [6, -1], (2, 3, 20), (-1, 5), 120, (4, 5, -1), (1, -1, 1),
+              (0, 4), (-1, 4), (7, -1), (-1, -1), (121,), (2, 3, -2)]
+    for x in arrays:
+        for shape in shapes:
+            try:
+                want = python_reshape(x, shape)
+            except ValueError as e:
+                with pytest.raises(ValueError, match="^reshape"):
+                    ac.reshape(x, shape)
+                continue
+            got = ac.reshape(x, shape)
+            assert got.shape == want.shape and got._strides == want._strides, (x.shape, shape)
+            np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

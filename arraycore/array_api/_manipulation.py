@@ -262,6 +262,11 @@ def reshape(x, /, shape, *, copy=None):
     return _native.reshape_view(_native.copy_c(x), shape)
 
 
+# Native fast path (bind_fast_calls.cpp): reshape(x, shape) of a plain array with an int or
+# a tuple/list of ints, when the result is a view; every other call runs the function above.
+reshape = _native.fast_function("reshape", None, 0, reshape, wrapped=reshape)
+
+
 def stack(arrays, /, *, axis=0):
     """Joins arrays of one shape along a new axis.  >>> ac.stack((ac.ones(2), ac.zeros(2)))"""
     arrays = _arrays(arrays, "stack")

@@ -191,6 +191,11 @@ def make_public(op, impl):
         fast = _native.fast_function(impl.kind, impl.kernel, impl.mask, taped, wrapped=impl)
         fast.__module__ = "arraycore"
         return fast
+    if type(impl) is _FastFunction and impl.kind == "reshape":
+        # reshape's view of a plain array natively (bind_fast_calls.cpp), `public` for the rest
+        fast = _native.fast_function("reshape", None, 0, public, wrapped=impl)
+        fast.__module__ = "arraycore"
+        return fast
     return public
 
 

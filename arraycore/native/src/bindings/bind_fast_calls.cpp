@@ -126,11 +126,12 @@ namespace {
 // (the *_like kinds last: try_fast_creation tests kind >= kEmptyLike)
 enum Kind : int {
   kUnary, kBinary, kEmpty, kZeros, kOnes, kFull,
-  kEmptyLike, kZerosLike, kOnesLike, kFullLike, kNumKinds
+  kEmptyLike, kZerosLike, kOnesLike, kFullLike, kReshape, kNumKinds
 };
 const char* const kKindNames[kNumKinds] = {"unary",      "binary",     "empty",     "zeros",
                                            "ones",       "full",       "empty_like",
-                                           "zeros_like", "ones_like",  "full_like"};
+                                           "zeros_like", "ones_like",  "full_like",
+                                           "reshape"};
 
 struct FastFunction {
   PyObject_HEAD
@@ -344,6 +345,53 @@ py::object try_fast_creation(FastFunction* f, PyObject* const* args, Py_ssize_t 
   return wrap_fresh_array(std::move(out));
 }
 
+// reshape(x, shape) with a plain Array x and an int or a tuple/list of ints for shape (one
+// of them may be -1), when the result is a view: the view, as the Python path makes it
+// (reshape_view).  Keywords (copy=), a shape that does not fit and a reshape that needs a
+// copy go to the Python path.
+py::object try_fast_reshape(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  if (nargs != 2 || kwnames) return py::object();
+  const NdArray* x = as_exact_array(args[0]);
+  if (!x) return py::object();
+  PyObject* o = args[1];
+  PyObject* single[1] = {o};
+  PyObject** items = single;
+  Py_ssize_t n = 1;
+  if (PyTuple_CheckExact(o) || PyList_CheckExact(o)) {
+    n = PySequence_Fast_GET_SIZE(o);
+    items = PySequence_Fast_ITEMS(o);
+  } else if (!PyLong_CheckExact(o)) {
+    return py::object();
+  }
+  if (n > 64) return py::object();
+  Shape shape;
+  int unknown = -1;
+  int64_t known = 1;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!PyLong_CheckExact(items[i])) return py::object();
+    int overflow = 0;
+    const long long d = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+    if (overflow || d < -1 || (d == -1 && unknown >= 0)) return py::object();
+    if (d == -1) {
+      unknown = static_cast<int>(i);
+    } else {
+      if (d != 0 && known > INT64_MAX / d) return py::object();
+      known *= d;
+    }
+    shape.push_back(d);
+  }
+  const int64_t size = x->numel();
+  if (unknown >= 0) {
+    if (known == 0 || size % known) return py::object();
+    shape[unknown] = size / known;
+  } else if (known != size) {
+    return py::object();
+  }
+  Shape strides;
+  if (!reshape_strides(*x, shape, strides)) return py::object();
+  return wrap_fresh_array(as_strided(*x, shape, strides, 0, "reshape"));
+}
+
 // --- the type ---
 
 PyObject* fast_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
@@ -367,6 +415,12 @@ PyObject* fast_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObje
         return r.release().ptr();
       });
     }
+  } else if (f->kind == kReshape) {
+    result = call_translating([&]() -> PyObject* {
+      py::object r = try_fast_reshape(args, nargs, kwnames);
+      taken = static_cast<bool>(r);
+      return r.release().ptr();
+    });
   } else {
     result = call_translating([&]() -> PyObject* {
       py::object r = try_fast_creation(f, args, nargs, kwnames);
@@ -531,7 +585,8 @@ AC_BINDINGS(fast_calls) {
         py::arg("mask"), py::arg("fallback"), py::arg("wrapped") = py::none(),
         py::arg("guard") = py::none(),
         "A FastFunction: `kind` 'unary'/'binary' (an elementwise kernel and the mask of dtype "
-        "codes it runs in directly) or 'empty'/'zeros'/'ones'/'full' (kernel None); calls "
+        "codes it runs in directly) or 'empty'/'zeros'/'ones'/'full'/'reshape' (kernel "
+        "None); calls "
         "the fast path does not recognise go to `fallback`.  Names and __doc__ come from "
         "`wrapped` (or the fallback); `guard`: an object whose `stack` attribute must be an "
         "empty list for the creation fast path (autodiff's transform stack), or None.");

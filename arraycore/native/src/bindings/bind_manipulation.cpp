@@ -5,7 +5,6 @@
 #include "bindings.h"
 
 namespace arraycore::native::bindings {
-namespace {
 
 // Strides that give `x`'s elements in row-major order under `shape`, or false when no
 // strides can (the array must be copied).  Dimensions of size 1 are ignored; each group of
@@ -52,8 +51,6 @@ bool reshape_strides(const NdArray& x, const Shape& shape, Shape& out) {
   }
   return i == no;
 }
-
-}  // namespace
 
 AC_BINDINGS(manipulation) {
   m.def("reshape_view", [](const NdArray& x, const Shape& shape) -> py::object {

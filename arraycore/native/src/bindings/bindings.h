@@ -47,6 +47,9 @@ py::object wrap_array(NdArray&& a);
 // The same for an array the engine has just made (no Python object refers to it yet), without
 // pybind11's instance registry: Note [Wrapping fresh arrays] in bind_fast_calls.cpp.
 py::object wrap_fresh_array(NdArray&& a);
+// Strides that give x's elements in row-major order under `shape`, or false when that needs
+// a copy (bind_manipulation.cpp; reshape's view rule).
+bool reshape_strides(const NdArray& x, const Shape& shape, Shape& out);
 void cache_array_type(py::handle cls);
 
 // Applies an elementwise kernel (op_registry.h), releasing the GIL for large inputs.
