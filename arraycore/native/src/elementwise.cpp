@@ -119,6 +119,16 @@ bool wants_tiles(const Walk& w) {
   return false;
 }
 
+// Every operand's pointer at the linear index `outer` of the dims outside the last two.
+void outer_bases(const Walk& w, int64_t outer, char** base) {
+  for (int k = 0; k < w.nops; ++k) base[k] = w.base[k];
+  for (int d = w.ndim - 3; d >= 0; --d) {
+    const int64_t i = outer % w.shape[d];
+    outer /= w.shape[d];
+    for (int k = 0; k < w.nops; ++k) base[k] += i * w.strides[k][d];
+  }
+}
+
 // Runs tiles [begin, end) of the last two dims, for every index of the dims outside them.
 void run_tiles(LoopFn loop, const Walk& w, int64_t begin, int64_t end) {
   const int last = w.ndim - 1;
@@ -129,14 +139,9 @@ void run_tiles(LoopFn loop, const Walk& w, int64_t begin, int64_t end) {
   int64_t inner_strides[kMaxOperands];
   for (int k = 0; k < w.nops; ++k) inner_strides[k] = w.strides[k][last];
   for (int64_t t = begin; t < end; ++t) {
-    int64_t outer = t / per_outer, rt = (t % per_outer) / col_tiles, ct = t % col_tiles;
+    const int64_t rt = (t % per_outer) / col_tiles, ct = t % col_tiles;
     char* base[kMaxOperands];
-    for (int k = 0; k < w.nops; ++k) base[k] = w.base[k];
-    for (int d = last - 2; d >= 0; --d) {
-      int64_t i = outer % w.shape[d];
-      outer /= w.shape[d];
-      for (int k = 0; k < w.nops; ++k) base[k] += i * w.strides[k][d];
-    }
+    outer_bases(w, t / per_outer, base);
     const int64_t r_end = std::min(rows, (rt + 1) * kTile);
     const int64_t c0 = ct * kTile, n = std::min(cols - c0, kTile);
     for (int64_t r = rt * kTile; r < r_end; ++r) {
@@ -170,15 +175,9 @@ void run_columns(LoopFn loop, const Walk& w, int64_t begin, int64_t end) {
   int64_t col_strides[kMaxOperands];
   for (int k = 0; k < w.nops; ++k) col_strides[k] = w.strides[k][last - 1];
   for (int64_t t = begin; t < end; ++t) {
-    int64_t outer = t / per_outer;
     const int64_t r0 = (t % per_outer) * kColumnRows, n = std::min(rows - r0, kColumnRows);
     char* base[kMaxOperands];
-    for (int k = 0; k < w.nops; ++k) base[k] = w.base[k];
-    for (int d = last - 2; d >= 0; --d) {
-      int64_t i = outer % w.shape[d];
-      outer /= w.shape[d];
-      for (int k = 0; k < w.nops; ++k) base[k] += i * w.strides[k][d];
-    }
+    outer_bases(w, t / per_outer, base);
     for (int64_t c = 0; c < cols; ++c) {
       for (int k = 0; k < w.nops; ++k)
         ptrs[k] = base[k] + r0 * w.strides[k][last - 1] + c * w.strides[k][last];
