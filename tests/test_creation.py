@@ -606,3 +606,28 @@ def test_eye_and_tri_accept_any_python_int_diagonal():
     x = ac.ones((3, 4))
     assert np.asarray(ac.tril(x, k=2**64)).sum() == 12
     assert np.asarray(ac.triu(x, k=2**64)).sum() == 0
+
+
+def test_asarray_native_fast_path_equals_the_python_path():
+    """asarray(list or tuple) without keywords runs natively outside transforms
+    (bind_fast_calls.cpp, kind 'asarray'): the same dtype, shape and values as the Python
+    function for nested sequences of bools, ints, floats and complex numbers, mixed kinds,
+    empty and ragged sequences, big ints, and leaves that send it to the Python path (NumPy
+    scalars, 0-d arrays); the same errors."""
+    python_asarray = ac.asarray.__wrapped__
+    while hasattr(python_asarray, "__wrapped__"):
+        python_asarray = python_asarray.__wrapped__
+    cases = [[1.0, 2.0], [1, 2], [True, False], [1, 2.5], [True, 2], [1j, 2], [], [[], []],
+             (1, 2), [[1, 2], [3, 4]], [[[1.5]]], [np.float32(1), 2.0], [np.int8(3), 4],
+             [ac.asarray(1.0), 2.0], [2 ** 63 - 1], [-(2 ** 63)], [2 ** 70], [[1, 2], [3]],
+             [[1, 2], 3], [float("nan"), float("inf")], ([1, 2], (3, 4))]
+    for seq in cases:
+        try:
+            want = python_asarray(seq)
+        except (TypeError, ValueError, OverflowError) as e:
+            with pytest.raises(type(e), match="^asarray"):
+                ac.asarray(seq)
+            continue
+        got = ac.asarray(seq)
+        assert got.dtype == want.dtype and got.shape == want.shape, seq
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

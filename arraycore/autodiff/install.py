@@ -190,7 +190,11 @@ def _install_creation(ns):
     for name in _FRESH:
         f = getattr(ns, name)
         setattr(ns, name, _guarded(f, _fresh_wrapper(f)))
-    ns.asarray = _asarray_wrapper(ns, ns.asarray)
+    # asarray of a nested list of Python scalars runs natively outside transforms
+    # (bind_fast_calls.cpp, kind 'asarray'); every other call takes the wrapper
+    wrapper = _asarray_wrapper(ns, ns.asarray)
+    ns.asarray = _native.fast_function("asarray", None, 0, wrapper, wrapped=wrapper, guard=STATE)
+    ns.asarray.__module__ = "arraycore"
     for name in ("result_type", "can_cast"):
         setattr(ns, name, _dtype_arg_wrapper(getattr(ns, name)))
     for name in ("finfo", "iinfo"):

@@ -122,6 +122,33 @@ void fill(py::handle o, const NdArray& out, char*& cursor, const char* who) {
 
 }  // namespace
 
+py::object try_asarray_nested(PyObject* seq) {
+  Shape shape;
+  bool known = false;
+  LeafScan leaves;
+  NdArray out;
+  try {
+    scan(py::handle(seq), 0, shape, known, leaves, "asarray");
+    if (leaves.typed) return py::object();  // NumPy scalars, 0-d arrays: the Python path
+    DType dt;
+    switch (leaves.kind) {
+      case LeafKind::Bool: dt = DType::Bool; break;
+      case LeafKind::Int: dt = DType::Int64; break;
+      case LeafKind::Complex: dt = DType::Complex128; break;
+      default: dt = DType::Float64;  // float leaves, or none (an empty sequence)
+    }
+    out = empty(shape, dt);
+    char* cursor = out.data();
+    fill(py::handle(seq), out, cursor, "asarray");
+  } catch (py::error_already_set&) {
+    PyErr_Clear();
+    return py::object();
+  } catch (const std::exception&) {
+    return py::object();
+  }
+  return wrap_fresh_array(std::move(out));
+}
+
 void bind_creation(py::module_& m) {
   m.def("empty", [](const Shape& shape, int code) {
     return empty(shape, dtype_from_code(code, "empty"));

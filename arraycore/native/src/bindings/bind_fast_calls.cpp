@@ -126,12 +126,12 @@ namespace {
 // (the *_like kinds last: try_fast_creation tests kind >= kEmptyLike)
 enum Kind : int {
   kUnary, kBinary, kEmpty, kZeros, kOnes, kFull,
-  kEmptyLike, kZerosLike, kOnesLike, kFullLike, kReshape, kNumKinds
+  kEmptyLike, kZerosLike, kOnesLike, kFullLike, kReshape, kAsarray, kNumKinds
 };
 const char* const kKindNames[kNumKinds] = {"unary",      "binary",     "empty",     "zeros",
                                            "ones",       "full",       "empty_like",
                                            "zeros_like", "ones_like",  "full_like",
-                                           "reshape"};
+                                           "reshape",    "asarray"};
 
 struct FastFunction {
   PyObject_HEAD
@@ -415,6 +415,17 @@ PyObject* fast_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObje
         return r.release().ptr();
       });
     }
+  } else if (f->kind == kAsarray) {
+    // asarray(list or tuple) with no keywords, outside transforms (the guard): the nested
+    // sequence natively (try_asarray_nested); everything else to the fallback
+    if (nargs == 1 && !kwnames &&
+        (PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) && guard_allows(f->guard)) {
+      result = call_translating([&]() -> PyObject* {
+        py::object r = try_asarray_nested(args[0]);
+        taken = static_cast<bool>(r);
+        return r.release().ptr();
+      });
+    }
   } else if (f->kind == kReshape) {
     result = call_translating([&]() -> PyObject* {
       py::object r = try_fast_reshape(args, nargs, kwnames);
@@ -585,7 +596,7 @@ AC_BINDINGS(fast_calls) {
         py::arg("mask"), py::arg("fallback"), py::arg("wrapped") = py::none(),
         py::arg("guard") = py::none(),
         "A FastFunction: `kind` 'unary'/'binary' (an elementwise kernel and the mask of dtype "
-        "codes it runs in directly) or 'empty'/'zeros'/'ones'/'full'/'reshape' (kernel "
+        "codes it runs in directly) or 'empty'/'zeros'/'ones'/'full'/'reshape'/'asarray' (kernel "
         "None); calls "
         "the fast path does not recognise go to `fallback`.  Names and __doc__ come from "
         "`wrapped` (or the fallback); `guard`: an object whose `stack` attribute must be an "

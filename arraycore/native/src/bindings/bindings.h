@@ -47,6 +47,10 @@ py::object wrap_array(NdArray&& a);
 // The same for an array the engine has just made (no Python object refers to it yet), without
 // pybind11's instance registry: Note [Wrapping fresh arrays] in bind_fast_calls.cpp.
 py::object wrap_fresh_array(NdArray&& a);
+// asarray(seq) of a nested list/tuple of Python scalars (no NumPy scalars or arrays among
+// the leaves) with the default dtype of its widest leaf kind, as the Python path makes it; or
+// nothing, with no error set, for anything else (bind_creation.cpp).
+py::object try_asarray_nested(PyObject* seq);
 // Strides that give x's elements in row-major order under `shape`, or false when that needs
 // a copy (bind_manipulation.cpp; reshape's view rule).
 bool reshape_strides(const NdArray& x, const Shape& shape, Shape& out);
