@@ -135,6 +135,35 @@ AC_SIMD_INLINE double exp_poly(double r) noexcept {
     return p;
 }
 
+// The reduction shared by exp, exp_in_range, expm1 and the double tanh (Cody-Waite):
+// x + x_lo = k ln2 + r, r = rh + rl with rh exact (k LN2_HI is exact and the subtraction is
+// exact by Sterbenz's lemma) and rl tiny; e^r - 1 = rh + lo, lo = rl + r^2 P(r), so the
+// linear term keeps rh and rl apart and rounding r costs no accuracy.  ku = k mod 2^32 (2^64),
+// for building powers of two.  x must be clamped by the caller.
+AC_SIMD_INLINE void exp_reduce(float x, float x_lo, float& rh, float& lo, uint32_t& ku) noexcept {
+    constexpr float kLog2e = 0x1.715476p+0f;
+    constexpr float kShift = 0x1.8p23f;  // 1.5 * 2^23
+    const float kf = fma(x, kLog2e, kShift);
+    ku = bit_cast<uint32_t>(kf) - bit_cast<uint32_t>(kShift);
+    const float k = kf - kShift;  // exact
+    rh = fma(-k, kLn2HiF, x);
+    const float rl = fma(-k, kLn2LoF, x_lo);
+    const float r = rh + rl;
+    lo = fma(r * r, exp_poly(r), rl);
+}
+AC_SIMD_INLINE void exp_reduce(double x, double x_lo, double& rh, double& lo,
+                               uint64_t& ku) noexcept {
+    constexpr double kLog2e = 0x1.71547652b82fep+0;
+    constexpr double kShift = 0x1.8p52;  // 1.5 * 2^52
+    const double kf = fma(x, kLog2e, kShift);
+    ku = bit_cast<uint64_t>(kf) - bit_cast<uint64_t>(kShift);
+    const double k = kf - kShift;  // exact
+    rh = fma(-k, kLn2HiD, x);
+    const double rl = fma(-k, kLn2LoD, x_lo);
+    const double r = rh + rl;
+    lo = fma(r * r, exp_poly(r), rl);
+}
+
 // Q(z) of the double log below (log(1+f) = 2s + s z Q(z), z = s^2 in [0, 0.0295]), shared
 // with simd_pow.h's double-double log.
 AC_SIMD_INLINE double log_q(double z) noexcept {
@@ -198,27 +227,14 @@ AC_SIMD_INLINE T log_fixup(T x, T res) noexcept {
 // x = -a*a, from an FMA): x_lo joins the small part rl of the reduced argument, so it costs
 // one addition and no rounding of its own.  exp(x) is exp(x, 0).
 AC_SIMD_INLINE float exp(float x, float x_lo) noexcept {
-    constexpr float kLog2e = 0x1.715476p+0f;
-    constexpr float kShift = 0x1.8p23f;  // 1.5 * 2^23
     // exp(89) > FLT_MAX; exp(-104) < 2^-150 (half the smallest subnormal).
     float xc = x > 89.0f ? 89.0f : x;
     xc = xc < -104.0f ? -104.0f : xc;
 
-    const float kf = detail::fma(xc, kLog2e, kShift);
-    const uint32_t ku = detail::bit_cast<uint32_t>(kf) - detail::bit_cast<uint32_t>(kShift);  // k mod 2^32
-    const float k = kf - kShift;  // exact, k in [-150, 128]
-
-    // rh is exact (k*LN2_HI is exact and the subtraction is exact by
-    // Sterbenz's lemma); rl = -k*LN2_LO is tiny. r = rh + rl is only used
-    // inside the polynomial; the linear term uses rh and rl separately so that
-    // rounding r does not cost accuracy.
-    const float rh = detail::fma(-k, detail::kLn2HiF, xc);
-    const float rl = detail::fma(-k, detail::kLn2LoF, x_lo);
-    const float r = rh + rl;
-
-    const float p = detail::exp_poly(r);
-    const float r2 = r * r;
-    const float er = 1.0f + (rh + detail::fma(r2, p, rl));
+    float rh, lo;
+    uint32_t ku;
+    detail::exp_reduce(xc, x_lo, rh, lo, ku);
+    const float er = 1.0f + (rh + lo);
 
     // Scale by 2^k in two exact powers of two. kb = k + 256 >= 106 so that a
     // logical shift gives floor(k/2) without signed shifts.
@@ -234,23 +250,14 @@ AC_SIMD_INLINE float exp(float x) noexcept { return exp(x, 0.0f); }
 // exp(x + x_lo) for a small correction |x_lo| <= ulp(x), as for float (pow passes the low
 // part of y*log(x) this way).  exp(x) is exp(x, 0).
 AC_SIMD_INLINE double exp(double x, double x_lo) noexcept {
-    constexpr double kLog2e = 0x1.71547652b82fep+0;
-    constexpr double kShift = 0x1.8p52;  // 1.5 * 2^52
     // exp(710) > DBL_MAX; exp(-746) < 2^-1075 (half the smallest subnormal).
     double xc = x > 710.0 ? 710.0 : x;
     xc = xc < -746.0 ? -746.0 : xc;
 
-    const double kf = detail::fma(xc, kLog2e, kShift);
-    const uint64_t ku = detail::bit_cast<uint64_t>(kf) - detail::bit_cast<uint64_t>(kShift);
-    const double k = kf - kShift;  // exact, k in [-1077, 1025]
-
-    const double rh = detail::fma(-k, detail::kLn2HiD, xc);  // exact
-    const double rl = detail::fma(-k, detail::kLn2LoD, x_lo);
-    const double r = rh + rl;
-
-    const double r2 = r * r;
-    const double p = detail::exp_poly(r);
-    const double er = 1.0 + (rh + detail::fma(r2, p, rl));
+    double rh, lo;
+    uint64_t ku;  // k in [-1077, 1025]
+    detail::exp_reduce(xc, x_lo, rh, lo, ku);
+    const double er = 1.0 + (rh + lo);
 
     const uint64_t kb = ku + 2048u;  // >= 971
     const uint64_t k1b = kb >> 1;    // k1 + 1024
@@ -266,28 +273,16 @@ AC_SIMD_INLINE double exp(double x) noexcept { return exp(x, 0.0); }
 // power-of-two factor: for callers that send the other arguments elsewhere (expit's
 // common-branch loop, kernel_loops.h HasCommonBranch).
 AC_SIMD_INLINE float exp_in_range(float x) noexcept {
-    constexpr float kLog2e = 0x1.715476p+0f;
-    constexpr float kShift = 0x1.8p23f;
-    const float kf = detail::fma(x, kLog2e, kShift);
-    const uint32_t ku = detail::bit_cast<uint32_t>(kf) - detail::bit_cast<uint32_t>(kShift);
-    const float k = kf - kShift;
-    const float rh = detail::fma(-k, detail::kLn2HiF, x);
-    const float rl = -k * detail::kLn2LoF;
-    const float r = rh + rl;
-    const float er = 1.0f + (rh + detail::fma(r * r, detail::exp_poly(r), rl));
-    return er * detail::bit_cast<float>((ku + 127u) << 23);
+    float rh, lo;
+    uint32_t ku;
+    detail::exp_reduce(x, 0.0f, rh, lo, ku);
+    return (1.0f + (rh + lo)) * detail::bit_cast<float>((ku + 127u) << 23);
 }
 AC_SIMD_INLINE double exp_in_range(double x) noexcept {
-    constexpr double kLog2e = 0x1.71547652b82fep+0;
-    constexpr double kShift = 0x1.8p52;
-    const double kf = detail::fma(x, kLog2e, kShift);
-    const uint64_t ku = detail::bit_cast<uint64_t>(kf) - detail::bit_cast<uint64_t>(kShift);
-    const double k = kf - kShift;
-    const double rh = detail::fma(-k, detail::kLn2HiD, x);
-    const double rl = -k * detail::kLn2LoD;
-    const double r = rh + rl;
-    const double er = 1.0 + (rh + detail::fma(r * r, detail::exp_poly(r), rl));
-    return er * detail::bit_cast<double>((ku + 1023u) << 52);
+    double rh, lo;
+    uint64_t ku;
+    detail::exp_reduce(x, 0.0, rh, lo, ku);
+    return (1.0 + (rh + lo)) * detail::bit_cast<double>((ku + 1023u) << 52);
 }
 
 // ---------------------------------------------------------------------------
@@ -405,17 +400,11 @@ AC_SIMD_INLINE double log(double x) noexcept {
 // the result is replaced by x there (the test is on y itself so that GCC
 // does not sink y's computation into a branch).
 AC_SIMD_INLINE double expm1(double x) noexcept {
-    constexpr double kLog2e = 0x1.71547652b82fep+0;
-    constexpr double kShift = 0x1.8p52;
     double xc = x > 710.0 ? 710.0 : x;   // overflow -> +inf
     xc = xc < -40.0 ? -40.0 : xc;        // expm1(-40) rounds to -1
-    const double kf = detail::fma(xc, kLog2e, kShift);
-    const uint64_t ku = detail::bit_cast<uint64_t>(kf) - detail::bit_cast<uint64_t>(kShift);
-    const double k = kf - kShift;  // [-58, 1024]
-    const double rh = detail::fma(-k, detail::kLn2HiD, xc);
-    const double rl = -k * detail::kLn2LoD;
-    const double r = rh + rl;
-    const double lo = detail::fma(r * r, detail::exp_poly(r), rl);  // em1 = rh + lo
+    double rh, lo;  // em1 = rh + lo
+    uint64_t ku;    // k in [-58, 1024]
+    detail::exp_reduce(xc, 0.0, rh, lo, ku);
     const double sh = detail::bit_cast<double>((ku + 1022u) << 52);  // 2^(k-1)
     // sh*rh is exact and, for small k, so is t (rh has no bits below ulp(x)),
     // leaving a single rounding in the final fma.
@@ -468,8 +457,6 @@ inline constexpr double kTanhThD[] = {
 }  // namespace detail
 
 AC_SIMD_INLINE double tanh(double x) noexcept {
-    constexpr double kLog2e = 0x1.71547652b82fep+0;
-    constexpr double kShift = 0x1.8p52;
     const double a = __builtin_fabs(x);
     // small: tanh(a) - a = a z Th(z)
     const double z = a * a;
@@ -481,13 +468,9 @@ AC_SIMD_INLINE double tanh(double x) noexcept {
     double u = 2.0 * a;
     u = u > 40.0 ? 40.0 : u;  // clamp after scaling (a select on a scaled clamp blocks
                               // if-conversion); NaN passes
-    const double kf = detail::fma(u, kLog2e, kShift);
-    const uint64_t ku = detail::bit_cast<uint64_t>(kf) - detail::bit_cast<uint64_t>(kShift);
-    const double k = kf - kShift;  // [0, 58]
-    const double rh = detail::fma(-k, detail::kLn2HiD, u);  // exact
-    const double rl = -k * detail::kLn2LoD;
-    const double r = rh + rl;
-    const double lo = detail::fma(r * r, detail::exp_poly(r), rl);  // e^r - 1 = rh + lo
+    double rh, lo;  // e^r - 1 = rh + lo
+    uint64_t ku;    // k in [0, 58]
+    detail::exp_reduce(u, 0.0, rh, lo, ku);
     const double twok = detail::bit_cast<double>((ku + 1023u) << 52);
     const double den = detail::fma(twok, rh, detail::fma(twok, lo, twok + 1.0));
     const double large = 1.0 - 2.0 / den;
