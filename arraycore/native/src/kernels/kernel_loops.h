@@ -299,6 +299,34 @@ void register_ternary(const char* name, TypeList<Ts...>, double cost = 1.0) {
    ...);
 }
 
+// The loop of an iterative kernel that works on chunks of doubles (the incomplete gamma and
+// beta ratios, expn): up to 256 elements of its N operands of type T at a time, any strides
+// (broadcast operands have stride 0), converted to double; `chunk(in, out, m)` computes m
+// results in double, which are written back rounded to T.
+template <class T, int N, class Chunk>
+void run_in_double_chunks(char** p, const int64_t* s, int64_t n, Chunk&& chunk) {
+  constexpr int64_t kChunk = 256;
+  double in[N][kChunk], out[kChunk];
+  for (int64_t c = 0; c < n; c += kChunk) {
+    const int m = static_cast<int>(n - c < kChunk ? n - c : kChunk);
+    for (int k = 0; k < N; ++k)
+      for (int i = 0; i < m; ++i)
+        in[k][i] = *reinterpret_cast<const T*>(p[k + 1] + (c + i) * s[k + 1]);
+    chunk(in, out, m);
+    for (int i = 0; i < m; ++i) *reinterpret_cast<T*>(p[0] + (c + i) * s[0]) = static_cast<T>(out[i]);
+  }
+}
+
+// Defines kernel `name` with its float32 and float64 loops (each result of its input's dtype).
+inline void register_real_float_loops(const char* name, int arity, double cost, LoopFn f32,
+                                      LoopFn f64) {
+  Kernel& k = KernelRegistry::instance().define(name, arity, cost);
+  k.loops[dtype_index(DType::Float32)] = f32;
+  k.out_dtype[dtype_index(DType::Float32)] = static_cast<int8_t>(DType::Float32);
+  k.loops[dtype_index(DType::Float64)] = f64;
+  k.out_dtype[dtype_index(DType::Float64)] = static_cast<int8_t>(DType::Float64);
+}
+
 // Runs the body once when the extension loads.  Kernel files are compiled straight into the
 // module (not a static library), so their registrations cannot be dropped by the linker.
 #define AC_REGISTER_KERNELS(tag)                                   \

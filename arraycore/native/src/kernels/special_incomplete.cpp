@@ -40,34 +40,17 @@ T cast(double v) { return static_cast<T>(v); }
 template <class T>
 constexpr double series_tol() { return sizeof(T) == 4 ? 1e-10 : inc::kEps; }
 
-// gammainc / gammaincc: any strides (broadcast operands have stride 0); the operands are
-// converted to double a chunk at a time and run by gammainc_chunk, several elements in
-// lockstep (special_incomplete_gamma_lanes.h).
+// gammainc / gammaincc: any strides; the operands are run by gammainc_chunk in chunks of
+// doubles, several elements in lockstep (special_incomplete_gamma_lanes.h).
 template <class T, bool Upper>
 void gammainc_loop(char** p, const int64_t* s, int64_t n) {
-  constexpr int64_t kChunk = 256;
-  double a[kChunk], x[kChunk], v[kChunk];
-  for (int64_t b = 0; b < n; b += kChunk) {
-    const int m = static_cast<int>(std::min(kChunk, n - b));
-    for (int i = 0; i < m; ++i) {
-      a[i] = *reinterpret_cast<const T*>(p[1] + (b + i) * s[1]);
-      x[i] = *reinterpret_cast<const T*>(p[2] + (b + i) * s[2]);
-    }
-    inc::gammainc_chunk(a, x, v, m, Upper, series_tol<T>(), sizeof(T) == 4);
-    for (int i = 0; i < m; ++i) *reinterpret_cast<T*>(p[0] + (b + i) * s[0]) = cast<T>(v[i]);
-  }
+  run_in_double_chunks<T, 2>(p, s, n, [](const double (*in)[256], double* out, int m) {
+    inc::gammainc_chunk(in[0], in[1], out, m, Upper, series_tol<T>(), sizeof(T) == 4);
+  });
 }
 
-template <bool Upper>
-void register_gammainc(const char* name, double cost) {
-  Kernel& k = KernelRegistry::instance().define(name, 2, cost);
-  k.loops[dtype_index(DType::Float32)] = &gammainc_loop<float, Upper>;
-  k.out_dtype[dtype_index(DType::Float32)] = static_cast<int8_t>(DType::Float32);
-  k.loops[dtype_index(DType::Float64)] = &gammainc_loop<double, Upper>;
-  k.out_dtype[dtype_index(DType::Float64)] = static_cast<int8_t>(DType::Float64);
-}
-// betainc / betaincc: any strides; float operands are converted to double a chunk at a
-// time and run by betainc_float_chunk (the prefactors vectorized), double ones one by one.
+// betainc / betaincc: any strides; float operands are run by betainc_float_chunk in chunks
+// of doubles (the prefactors vectorized), double ones one by one.
 template <class T, bool Upper>
 void betainc_loop(char** p, const int64_t* s, int64_t n) {
   if constexpr (sizeof(T) == 8) {
@@ -78,29 +61,12 @@ void betainc_loop(char** p, const int64_t* s, int64_t n) {
       *reinterpret_cast<T*>(p[0] + i * s[0]) = inc::betainc_d(a, b, x, Upper);
     }
   } else {
-    constexpr int64_t kChunk = 256;
-    double a[kChunk], b[kChunk], x[kChunk], v[kChunk];
-    for (int64_t c = 0; c < n; c += kChunk) {
-      const int m = static_cast<int>(std::min(kChunk, n - c));
-      for (int i = 0; i < m; ++i) {
-        a[i] = *reinterpret_cast<const T*>(p[1] + (c + i) * s[1]);
-        b[i] = *reinterpret_cast<const T*>(p[2] + (c + i) * s[2]);
-        x[i] = *reinterpret_cast<const T*>(p[3] + (c + i) * s[3]);
-      }
-      inc::betainc_float_chunk(a, b, x, v, m, Upper, series_tol<T>());
-      for (int i = 0; i < m; ++i) *reinterpret_cast<T*>(p[0] + (c + i) * s[0]) = cast<T>(v[i]);
-    }
+    run_in_double_chunks<T, 3>(p, s, n, [](const double (*in)[256], double* out, int m) {
+      inc::betainc_float_chunk(in[0], in[1], in[2], out, m, Upper, series_tol<T>());
+    });
   }
 }
 
-template <bool Upper>
-void register_betainc(const char* name, double cost) {
-  Kernel& k = KernelRegistry::instance().define(name, 3, cost);
-  k.loops[dtype_index(DType::Float32)] = &betainc_loop<float, Upper>;
-  k.out_dtype[dtype_index(DType::Float32)] = static_cast<int8_t>(DType::Float32);
-  k.loops[dtype_index(DType::Float64)] = &betainc_loop<double, Upper>;
-  k.out_dtype[dtype_index(DType::Float64)] = static_cast<int8_t>(DType::Float64);
-}
 AC_INC_BINARY(Gammaincinv, gammaincinv)
 AC_INC_BINARY(Gammainccinv, gammainccinv)
 AC_INC_TERNARY(Betaincinv, betaincinv)
@@ -132,12 +98,16 @@ AC_INC_BINARY(Stdtrit, stdtrit)
 AC_REGISTER_KERNELS(special_incomplete) {
   // cost: relative to an add, for the parallel grain (tens of iterations per element)
   constexpr double kCost = 400.0, kInvCost = 4000.0;
-  register_gammainc<false>("gammainc", kCost);
-  register_gammainc<true>("gammaincc", kCost);
+  register_real_float_loops("gammainc", 2, kCost, &gammainc_loop<float, false>,
+                            &gammainc_loop<double, false>);
+  register_real_float_loops("gammaincc", 2, kCost, &gammainc_loop<float, true>,
+                            &gammainc_loop<double, true>);
   register_binary<Gammaincinv>("gammaincinv", RealFloatTypes{}, kInvCost);
   register_binary<Gammainccinv>("gammainccinv", RealFloatTypes{}, kInvCost);
-  register_betainc<false>("betainc", kCost);
-  register_betainc<true>("betaincc", kCost);
+  register_real_float_loops("betainc", 3, kCost, &betainc_loop<float, false>,
+                            &betainc_loop<double, false>);
+  register_real_float_loops("betaincc", 3, kCost, &betainc_loop<float, true>,
+                            &betainc_loop<double, true>);
   register_ternary<Betaincinv>("betaincinv", RealFloatTypes{}, kInvCost);
   register_ternary<Bdtr>("bdtr", RealFloatTypes{}, kCost);
   register_ternary<Bdtrc>("bdtrc", RealFloatTypes{}, kCost);

@@ -252,31 +252,15 @@ struct Expi {
     return static_cast<T>(ip::expi_vd(static_cast<double>(x)));
   }
 };
-// expn: any strides; the operands are converted to double a chunk at a time and run by
-// expn_chunk (the continued fractions in lanes).  Float results stop the fraction at a
-// relative change of 1e-10 (float needs ~1e-8), double ones at 2^-52.
+// expn: any strides; the operands are run by expn_chunk (the continued fractions in lanes)
+// in chunks of doubles.  Float results stop the fraction at a relative change of 1e-10
+// (float needs ~1e-8), double ones at 2^-52.
 template <class T>
 void expn_loop(char** p, const int64_t* s, int64_t n) {
-  constexpr int64_t kChunk = 256;
   constexpr double tol = sizeof(T) == 4 ? 1e-10 : 2.220446049250313e-16;
-  double nn[kChunk], x[kChunk], v[kChunk];
-  for (int64_t c = 0; c < n; c += kChunk) {
-    const int m = static_cast<int>(std::min(kChunk, n - c));
-    for (int i = 0; i < m; ++i) {
-      nn[i] = *reinterpret_cast<const T*>(p[1] + (c + i) * s[1]);
-      x[i] = *reinterpret_cast<const T*>(p[2] + (c + i) * s[2]);
-    }
-    ip::expn_chunk(nn, x, v, m, tol);
-    for (int i = 0; i < m; ++i) *reinterpret_cast<T*>(p[0] + (c + i) * s[0]) = static_cast<T>(v[i]);
-  }
-}
-
-void register_expn(const char* name, double cost) {
-  Kernel& k = KernelRegistry::instance().define(name, 2, cost);
-  k.loops[dtype_index(DType::Float32)] = &expn_loop<float>;
-  k.out_dtype[dtype_index(DType::Float32)] = static_cast<int8_t>(DType::Float32);
-  k.loops[dtype_index(DType::Float64)] = &expn_loop<double>;
-  k.out_dtype[dtype_index(DType::Float64)] = static_cast<int8_t>(DType::Float64);
+  run_in_double_chunks<T, 2>(p, s, n, [](const double (*in)[256], double* out, int m) {
+    ip::expn_chunk(in[0], in[1], out, m, tol);
+  });
 }
 
 }  // namespace
@@ -284,7 +268,7 @@ void register_expn(const char* name, double cost) {
 AC_REGISTER_KERNELS(special_integrals_polynomials_expint) {
   register_unary<Exp1>("exp1", RealFloatTypes{}, 40.0);
   register_unary<Expi>("expi", RealFloatTypes{}, 40.0);
-  register_expn("expn", 60.0);
+  register_real_float_loops("expn", 2, 60.0, &expn_loop<float>, &expn_loop<double>);
 }
 
 }  // namespace arraycore::native
