@@ -134,6 +134,9 @@ def install(ns) -> None:
     A.to_device = _to_device
     A.mT = property(_mT, doc="The matrix transpose of the last two axes (a view).")
     A.T = property(_T, doc="The transpose of a 2-D array (a view).")
+    # plain arrays natively, the functions above for the rest (bind_fast_attributes.cpp)
+    _native.install_fast_transpose(A, _T, _mT)
+    _native.install_fast_float(A, A.__float__)
     A.__copy__ = lambda self: _native.copy(self)
     A.__deepcopy__ = lambda self, memo: _native.copy(self)
     A.__reduce__ = lambda self: (_rebuild, (self._tolist(), self.dtype.name, self.shape))

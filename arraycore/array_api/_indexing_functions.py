@@ -47,6 +47,10 @@ def take(x, indices, /, *, axis=None):
     return out
 
 
+# take of plain arrays natively (bind_fast_advanced.cpp); every other call runs the function
+take = _native.fast_function("take", None, 0, take, wrapped=take)
+
+
 def take_along_axis(x, indices, /, *, axis=-1):
     """out[..., j, ...] = x[..., indices[..., j, ...], ...] along `axis`; x and indices have
     the same number of dimensions and broadcast against each other on the other axes.

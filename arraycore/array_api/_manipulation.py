@@ -401,3 +401,9 @@ def tile(x, repetitions, /):
     if out.size:
         out._copy_from(_view(x, shape, strides))
     return _native.reshape_view(out, [r * n for r, n in zip(reps, xs)])
+
+
+# Plain arrays of one dtype are joined (and expand_dims viewed) natively
+# (bind_fast_join.cpp); every other call runs the Python function above.
+concat, stack, expand_dims = (_native.fast_function(f.__name__, None, 0, f, wrapped=f)
+                              for f in (concat, stack, expand_dims))

@@ -156,6 +156,11 @@ def _numpy_operands(args):
     return args
 
 
+# FastFunction kinds that only take plain arrays (no tape state, no tracers), for which
+# `public` would call `impl` and compute the same thing.
+_PLAIN_ARRAY_KINDS = ("reshape", "concat", "stack", "take", "expand_dims")
+
+
 def make_public(op, impl):
     """The namespace function of `op`: the implementation, or `bind` when a traced value is
     among the arguments."""
@@ -191,9 +196,10 @@ def make_public(op, impl):
         fast = _native.fast_function(impl.kind, impl.kernel, impl.mask, taped, wrapped=impl)
         fast.__module__ = "arraycore"
         return fast
-    if type(impl) is _FastFunction and impl.kind == "reshape":
-        # reshape's view of a plain array natively (bind_fast_calls.cpp), `public` for the rest
-        fast = _native.fast_function("reshape", None, 0, public, wrapped=impl)
+    if type(impl) is _FastFunction and impl.kind in _PLAIN_ARRAY_KINDS:
+        # reshape's view, concat/stack/take/expand_dims of plain arrays natively
+        # (bind_fast_calls.cpp), `public` for the rest
+        fast = _native.fast_function(impl.kind, None, 0, public, wrapped=impl)
         fast.__module__ = "arraycore"
         return fast
     return public

@@ -87,8 +87,8 @@ def install_array_methods(ns):
     A._promoted = None
     A._born = None
     _ORIG_SETITEM = A.__setitem__
-    # basic keys on plain arrays take the native view (bind_fast_getitem.cpp); the rest the
-    # dispatcher
+    # basic keys, one integer array or list and leading masks on plain arrays are indexed
+    # natively (bind_fast_getitem.cpp, bind_fast_advanced.cpp); the rest by the dispatcher
     _native.install_fast_getitem(A, OPS["getitem"].public)
     setitem_op = OPS["setitem"]
     orig_setitem = A.__setitem__
@@ -101,7 +101,9 @@ def install_array_methods(ns):
         versions.bump(self)
         orig_setitem(self, key, value)
 
-    A.__setitem__ = __setitem__
+    # basic keys and leading masks with a scalar or same-dtype value on plain arrays take the
+    # native write (bind_fast_setitem.cpp), which bumps the version counter as above
+    _native.install_fast_setitem(A, __setitem__, versions._VERSIONS)
 
     for dunder, fname in [("iadd", "add"), ("isub", "subtract"), ("imul", "multiply"),
                           ("itruediv", "divide"), ("ifloordiv", "floor_divide"),

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "bindings.h"  // (Python.h first: structmember.h needs it)
+#include "fast_indexing.h"
 
 #include <structmember.h>
 
@@ -27,6 +28,8 @@ bool is_float_kind(DType d) {
          d == DType::Complex128;
 }
 
+}  // namespace
+
 // Whether a Python scalar combined with an array of dtype `d` leaves the dtype at `d`
 // (dtypes.promote_with_scalar: bool always; int unless d is bool; float when d is a float or
 // complex dtype).  Only the exact builtin types: subclasses (NumPy's float64) are not
@@ -37,6 +40,8 @@ bool weak_scalar_keeps(PyObject* s, DType d) {
   if (PyFloat_CheckExact(s)) return is_float_kind(d);
   return false;
 }
+
+namespace {
 
 // The 0-d operand for a weak scalar, converted as from_scalar does (python_to_element).  A
 // value the dtype cannot hold (int8 array + 300) returns false with no error set: the Python
@@ -126,12 +131,14 @@ namespace {
 // (the *_like kinds last: try_fast_creation tests kind >= kEmptyLike)
 enum Kind : int {
   kUnary, kBinary, kEmpty, kZeros, kOnes, kFull,
-  kEmptyLike, kZerosLike, kOnesLike, kFullLike, kReshape, kAsarray, kNumKinds
+  kEmptyLike, kZerosLike, kOnesLike, kFullLike, kReshape, kAsarray, kConcat, kStack, kTake,
+  kExpandDims, kNumKinds
 };
 const char* const kKindNames[kNumKinds] = {"unary",      "binary",     "empty",     "zeros",
                                            "ones",       "full",       "empty_like",
                                            "zeros_like", "ones_like",  "full_like",
-                                           "reshape",    "asarray"};
+                                           "reshape",    "asarray",    "concat",
+                                           "stack",      "take",       "expand_dims"};
 
 struct FastFunction {
   PyObject_HEAD
@@ -426,9 +433,17 @@ PyObject* fast_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObje
         return r.release().ptr();
       });
     }
-  } else if (f->kind == kReshape) {
+  } else if (f->kind >= kReshape) {
+    // Views and copies of plain Arrays (no tape state), which need no guard: inside a
+    // transform the dispatcher behind them calls the same implementation for plain arrays.
+    using Recogniser = py::object (*)(PyObject* const*, Py_ssize_t, PyObject*);
+    Recogniser fast = f->kind == kReshape  ? &try_fast_reshape
+                      : f->kind == kConcat ? &try_fast_concat
+                      : f->kind == kStack  ? &try_fast_stack
+                      : f->kind == kTake   ? &try_fast_take
+                                           : &try_fast_expand_dims;
     result = call_translating([&]() -> PyObject* {
-      py::object r = try_fast_reshape(args, nargs, kwnames);
+      py::object r = fast(args, nargs, kwnames);
       taken = static_cast<bool>(r);
       return r.release().ptr();
     });
@@ -596,8 +611,8 @@ AC_BINDINGS(fast_calls) {
         py::arg("mask"), py::arg("fallback"), py::arg("wrapped") = py::none(),
         py::arg("guard") = py::none(),
         "A FastFunction: `kind` 'unary'/'binary' (an elementwise kernel and the mask of dtype "
-        "codes it runs in directly) or 'empty'/'zeros'/'ones'/'full'/'reshape'/'asarray' (kernel "
-        "None); calls "
+        "codes it runs in directly) or 'empty'/'zeros'/'ones'/'full'/'reshape'/'asarray'/'concat'/'stack'/'take'/"
+        "'expand_dims' (kernel None); calls "
         "the fast path does not recognise go to `fallback`.  Names and __doc__ come from "
         "`wrapped` (or the fallback); `guard`: an object whose `stack` attribute must be an "
         "empty list for the creation fast path (autodiff's transform stack), or None.");

@@ -1,22 +1,27 @@
-// A native fast path for basic indexing: x[3], x[1:9:2], x[:, 4], x[..., None] on a plain
-// Array (as_exact_array: no autodiff state) become the view directly, without the Python
-// frames of arraycore/_core/indexing.py basic_view and of the autodiff dispatcher in front of
-// it (1.5 us per x[10:20], where NumPy takes 0.15).
+// A native fast path for indexing: x[3], x[1:9:2], x[:, 4], x[..., None] (basic) and
+// x[idx], x[[1, 2]], x[:, idx], x[mask] (bind_fast_advanced.cpp) on a plain Array
+// (as_exact_array: no autodiff state) are computed here, without the Python frames of
+// arraycore/_core/indexing.py and of the autodiff dispatcher in front of it (1.5 us per
+// x[10:20], where NumPy takes 0.15; 10.7 us per x[[1, 2]], NumPy 1.1).
 //
-// It only recognises keys that are an int, a slice, None, Ellipsis or a tuple of those, and
-// only when the view is valid; everything else (advanced indices, bools, NumPy integers,
-// out-of-range integers, a zero step, two ellipses, too many indices) goes, untouched, to
-// `fallback` (the Python __getitem__), which computes the same views and raises the errors.
-#include "bindings.h"
+// It only recognises keys it can answer exactly as the Python path would, and only when the
+// result is valid; everything else (bools, NumPy integers, several advanced indices, ints
+// next to arrays, out-of-range integers, a zero step, two ellipses, too many indices) goes,
+// untouched, to `fallback` (the dispatching Python __getitem__), which raises the errors.
+//
+// The method is a C function in the type's mp_subscript slot (x[k]) and a method descriptor
+// for the __getitem__ attribute (x.__getitem__(k)): a pybind11 function there cost about
+// 0.15 us of argument dispatch per call, as much as the view itself.
+#include "fast_indexing.h"
 
 namespace arraycore::native::bindings {
+
 namespace {
-
 constexpr int kMaxNdim = 64;  // as arraycore/_core/indexing.py _MAX_NDIM
+}  // namespace
 
-// The view of `a` for a basic `key`, or nothing (no Python error set) when the key is not one
-// this path takes.
-py::object try_fast_basic_getitem(const NdArray& a, PyObject* key) {
+bool fast_basic_view(const NdArray& a, PyObject* key, Py_ssize_t skip, NdArray& out,
+                     int* skip_dim) {
   PyObject* single[1] = {key};
   PyObject** items = single;
   Py_ssize_t count = 1;
@@ -28,18 +33,24 @@ py::object try_fast_basic_getitem(const NdArray& a, PyObject* key) {
   int consuming = 0, ellipses = 0;
   for (Py_ssize_t j = 0; j < count; ++j) {
     PyObject* k = items[j];
-    if (k == Py_Ellipsis) ++ellipses;
+    if (j == skip) ++consuming;
+    else if (k == Py_Ellipsis) ++ellipses;
     else if (k == Py_None) continue;
     else if (PyLong_CheckExact(k) || PySlice_Check(k)) ++consuming;
-    else return py::object();  // advanced, bool, NumPy integer, ...: the Python path
+    else return false;  // advanced, bool, NumPy integer, ...: the Python path
   }
-  if (ellipses > 1 || consuming > ndim) return py::object();
+  if (ellipses > 1 || consuming > ndim) return false;
   Shape shape, strides;
   int64_t offset = 0;
   int dim = 0;
   for (Py_ssize_t j = 0; j < count; ++j) {
     PyObject* k = items[j];
-    if (k == Py_None) {
+    if (j == skip) {  // the advanced axis: all of it, indexed later
+      if (skip_dim) *skip_dim = static_cast<int>(shape.size());
+      shape.push_back(a.shape[dim]);
+      strides.push_back(a.strides[dim]);
+      ++dim;
+    } else if (k == Py_None) {
       shape.push_back(1);
       strides.push_back(0);
     } else if (k == Py_Ellipsis) {
@@ -51,7 +62,7 @@ py::object try_fast_basic_getitem(const NdArray& a, PyObject* key) {
       int overflow = 0;
       long long i = PyLong_AsLongLongAndOverflow(k, &overflow);
       const int64_t size = a.shape[dim];
-      if (overflow || i < -size || i >= size) return py::object();  // the Python error
+      if (overflow || i < -size || i >= size) return false;  // the Python error
       if (i < 0) i += size;
       offset += i * a.strides[dim];
       ++dim;
@@ -59,7 +70,7 @@ py::object try_fast_basic_getitem(const NdArray& a, PyObject* key) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(k, &start, &stop, &step) < 0) {  // (a zero step, a bad bound)
         PyErr_Clear();
-        return py::object();
+        return false;
       }
       const Py_ssize_t n = PySlice_AdjustIndices(a.shape[dim], &start, &stop, step);
       shape.push_back(n);
@@ -72,25 +83,54 @@ py::object try_fast_basic_getitem(const NdArray& a, PyObject* key) {
     shape.push_back(a.shape[dim]);
     strides.push_back(a.strides[dim]);
   }
-  if (static_cast<int>(shape.size()) > kMaxNdim) return py::object();
-  return wrap_fresh_array(as_strided(a, shape, strides, offset, "__getitem__"));
+  if (static_cast<int>(shape.size()) > kMaxNdim) return false;
+  out = as_strided(a, shape, strides, offset, "__getitem__");
+  return true;
 }
+
+namespace {
+
+PyObject* g_fallback = nullptr;  // the Python __getitem__ (strong reference, never released)
+
+PyObject* subscript(PyObject* self, PyObject* key) {
+  return call_translating([&]() -> PyObject* {
+    if (const NdArray* a = as_exact_array(self)) {
+      NdArray view;
+      if (fast_basic_view(*a, key, -1, view)) return wrap_fresh_array(std::move(view)).release().ptr();
+      py::object r = try_fast_advanced_getitem(*a, key);
+      if (r) return r.release().ptr();
+    }
+    return PyObject_CallFunctionObjArgs(g_fallback, self, key, nullptr);
+  });
+}
+
+PyObject* getitem_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 1) {
+    PyErr_Format(PyExc_TypeError, "__getitem__ expected 1 argument, got %zd", nargs);
+    return nullptr;
+  }
+  return subscript(self, args[0]);
+}
+
+PyMethodDef g_getitem_def = {"__getitem__", reinterpret_cast<PyCFunction>(
+                                                reinterpret_cast<void (*)()>(&getitem_method)),
+                             METH_FASTCALL, "x[key]: a view for basic keys, a copy otherwise."};
 
 }  // namespace
 
 AC_BINDINGS(fast_getitem) {
   // cls.__getitem__ = the fast path, then `fallback(self, key)` for everything it does not take.
   m.def("install_fast_getitem", [](py::object cls, py::object fallback) {
-    py::cpp_function method(
-        [fallback](py::handle self, py::handle key) -> py::object {
-          if (const NdArray* a = as_exact_array(self)) {
-            py::object r = try_fast_basic_getitem(*a, key.ptr());
-            if (r) return r;
-          }
-          return fallback(self, key);
-        },
-        py::name("__getitem__"), py::is_method(cls));
-    cls.attr("__getitem__") = method;
+    auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+    if (cls.ptr() != array_type_object())
+      throw TypeError("install_fast_getitem: only the Array type has native indexing");
+    Py_XSETREF(g_fallback, fallback.release().ptr());
+    py::object descr = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, &g_getitem_def));
+    if (!descr) throw py::error_already_set();
+    // (setattr first: CPython then points the slot at its generic caller, replaced below)
+    cls.attr("__getitem__") = descr;
+    type->tp_as_mapping->mp_subscript = subscript;
+    PyType_Modified(type);
   });
 }
 

@@ -55,6 +55,12 @@ py::object try_asarray_nested(PyObject* seq);
 // a copy (bind_manipulation.cpp; reshape's view rule).
 bool reshape_strides(const NdArray& x, const Shape& shape, Shape& out);
 void cache_array_type(py::handle cls);
+// concat/stack/expand_dims of plain Arrays of one dtype, as the Python functions make them; a
+// null object (no error set) for every call the Python function should make
+// (bind_fast_join.cpp).
+py::object try_fast_concat(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+py::object try_fast_stack(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+py::object try_fast_expand_dims(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 
 // Applies an elementwise kernel (op_registry.h), releasing the GIL for large inputs.
 NdArray apply_kernel_nogil(const Kernel& k, const NdArray* const* inputs, int n);
@@ -82,6 +88,9 @@ auto maybe_nogil(int64_t size, F&& f) {
 // arraycore/_core/dtypes.py promote_with_scalar).  Anything else returns a null object, no
 // error set: the caller runs the Python path, which also raises the errors.
 py::object try_fast_unary(const Kernel& k, int mask, PyObject* x);
+// Whether the exact Python bool/int/float `s` combined with (or stored into) an array of
+// dtype `d` keeps dtype `d` (dtypes.promote_with_scalar); false for everything else.
+bool weak_scalar_keeps(PyObject* s, DType d);
 py::object try_fast_binary(const Kernel& k, int mask, PyObject* x, PyObject* y);
 
 // Runs f (returning a new reference, or nullptr with a Python error set) inside a C-level

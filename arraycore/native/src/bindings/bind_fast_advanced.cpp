@@ -1,0 +1,153 @@
+// Native fast paths for the common advanced indices: x[idx], x[[1, 2]], x[:, idx],
+// x[..., idx] (one integer Array or list of Python ints among slices, None and Ellipsis),
+// x[mask] (a bool mask over the leading axes), and take(x, idx, axis=k).
+//
+// The Python path (arraycore/_core/indexing.py _plan) spent ~9 us per call classifying the
+// key, converting a list through asarray and building the plan; the copy itself is
+// nanoseconds for a few rows.  With a single advanced index the plan is simple (B = the
+// index's shape, in place of the indexed axis: Note [Advanced indexing layout] in
+// kernels/gather.h), so it is built here.  Keys with several advanced parts, ints next to an
+// array, nested lists, NumPy objects, 0-d index arrays, float arrays and masks that do not
+// match go to the Python path, which computes the same plan and raises the errors.
+#include "../kernels/gather.h"
+#include "fast_indexing.h"
+
+namespace arraycore::native::bindings {
+namespace {
+
+bool is_integer_dtype(DType d) {
+  switch (d) {
+    case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64:
+    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A non-empty flat list of Python ints as the int64 array asarray would make of it; false
+// for anything else (bools, nested lists, floats, ints beyond int64: the Python path).
+bool int_list(PyObject* list, NdArray& out) {
+  const Py_ssize_t n = PyList_GET_SIZE(list);
+  if (n == 0) return false;
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (!PyLong_CheckExact(PyList_GET_ITEM(list, i))) return false;
+  NdArray idx = empty({n}, DType::Int64);
+  auto* p = reinterpret_cast<int64_t*>(idx.data());
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    int overflow = 0;
+    p[i] = PyLong_AsLongLongAndOverflow(PyList_GET_ITEM(list, i), &overflow);
+    if (overflow) return false;
+  }
+  out = std::move(idx);
+  return true;
+}
+
+}  // namespace
+
+NdArray gather_axis(const NdArray& src, int axis, const NdArray& idx, const char* who) {
+  const NdArray i64 = idx.dtype == DType::Int64 ? idx : astype(idx, DType::Int64);
+  Shape shape;
+  for (int d = 0; d < axis; ++d) shape.push_back(src.shape[d]);
+  for (int64_t n : i64.shape) shape.push_back(n);
+  for (int d = axis + 1; d < src.ndim(); ++d) shape.push_back(src.shape[d]);
+  NdArray out = empty(shape, src.dtype);
+  // The kernel writes B + rest: a transposed view of the row-major result.
+  const int nb = i64.ndim();
+  Shape pshape, pstrides;
+  auto take_axis = [&](int d) {
+    pshape.push_back(out.shape[d]);
+    pstrides.push_back(out.strides[d]);
+  };
+  for (int d = axis; d < axis + nb; ++d) take_axis(d);
+  for (int d = 0; d < axis; ++d) take_axis(d);
+  for (int d = axis + nb; d < out.ndim(); ++d) take_axis(d);
+  const NdArray sub = as_strided(out, pshape, pstrides, 0, who);
+  const std::vector<int> axes{axis};
+  const std::vector<NdArray> idx_list{i64};
+  maybe_nogil(out.numel(), [&] { gather(src, axes, idx_list, sub, who); });
+  return out;
+}
+
+const NdArray* leading_mask(const NdArray& a, PyObject* key) {
+  PyObject* k = key;
+  if (PyTuple_CheckExact(key)) {
+    const Py_ssize_t n = PyTuple_GET_SIZE(key);
+    if (n == 0 || n > 2 || (n == 2 && PyTuple_GET_ITEM(key, 1) != Py_Ellipsis)) return nullptr;
+    k = PyTuple_GET_ITEM(key, 0);
+  }
+  const NdArray* m = as_exact_array(k);
+  if (!m || m->dtype != DType::Bool || m->ndim() == 0 || m->ndim() > a.ndim()) return nullptr;
+  for (int d = 0; d < m->ndim(); ++d)
+    if (m->shape[d] != a.shape[d]) return nullptr;  // (the Python path's IndexError)
+  return m;
+}
+
+py::object try_fast_advanced_getitem(const NdArray& a, PyObject* key) {
+  if (const NdArray* m = leading_mask(a, key)) {
+    Shape shape{count_true(*m)};
+    for (int d = m->ndim(); d < a.ndim(); ++d) shape.push_back(a.shape[d]);
+    NdArray out = empty(shape, a.dtype);
+    maybe_nogil(a.numel(), [&] { mask_select(a, *m, out); });
+    return wrap_fresh_array(std::move(out));
+  }
+  PyObject* single[1] = {key};
+  PyObject** items = single;
+  Py_ssize_t count = 1;
+  if (PyTuple_CheckExact(key)) {
+    items = &PyTuple_GET_ITEM(key, 0);
+    count = PyTuple_GET_SIZE(key);
+  }
+  // Exactly one advanced part, and no ints (an int next to an array is an advanced index
+  // too, which can move B to the front: the Python path).
+  Py_ssize_t adv = -1;
+  NdArray idx;
+  for (Py_ssize_t j = 0; j < count; ++j) {
+    PyObject* k = items[j];
+    if (k == Py_None || k == Py_Ellipsis || PySlice_Check(k)) continue;
+    if (adv >= 0) return py::object();
+    adv = j;
+    if (PyList_CheckExact(k)) {
+      if (!int_list(k, idx)) return py::object();
+    } else if (const NdArray* i = as_exact_array(k)) {
+      if (!is_integer_dtype(i->dtype) || i->ndim() == 0) return py::object();
+      idx = *i;
+    } else {
+      return py::object();
+    }
+  }
+  if (adv < 0) return py::object();
+  NdArray view;
+  int axis = -1;
+  if (!fast_basic_view(a, key, adv, view, &axis)) return py::object();
+  return wrap_fresh_array(gather_axis(view, axis, idx, "__getitem__"));
+}
+
+// take(x, indices, /, *, axis=None) with plain Arrays, an integer index array and an int
+// axis in range (or None for a 1-d x); anything else to the Python function, which raises.
+py::object try_fast_take(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  if (nargs != 2) return py::object();
+  PyObject* axis_obj = Py_None;
+  if (kwnames) {
+    if (PyTuple_GET_SIZE(kwnames) != 1 ||
+        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "axis") != 0)
+      return py::object();
+    axis_obj = args[2];
+  }
+  const NdArray* x = as_exact_array(args[0]);
+  const NdArray* idx = as_exact_array(args[1]);
+  if (!x || !idx || !is_integer_dtype(idx->dtype) || x->ndim() == 0) return py::object();
+  long long axis = 0;
+  if (axis_obj == Py_None) {
+    if (x->ndim() != 1) return py::object();
+  } else {
+    if (!PyLong_CheckExact(axis_obj)) return py::object();
+    int overflow = 0;
+    axis = PyLong_AsLongLongAndOverflow(axis_obj, &overflow);
+    if (overflow || axis < -x->ndim() || axis >= x->ndim()) return py::object();
+    if (axis < 0) axis += x->ndim();
+  }
+  return wrap_fresh_array(gather_axis(*x, static_cast<int>(axis), *idx, "take"));
+}
+
+}  // namespace arraycore::native::bindings
