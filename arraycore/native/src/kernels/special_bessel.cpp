@@ -21,10 +21,19 @@ namespace sb = special::bessel;
       return static_cast<T>(sb::fn<std::is_same_v<T, float>>(static_cast<double>(x))); \
     }                                                                           \
   };
-AC_BESSEL_PLAIN(I0, i0)
-AC_BESSEL_PLAIN(I0e, i0e)
-AC_BESSEL_PLAIN(I1, i1)
-AC_BESSEL_PLAIN(I1e, i1e)
+// I0, I1 and the scaled forms: float results from their own short fits (i0_float ...).
+#define AC_BESSEL_I(Name, fn)                                                              \
+  struct Name {                                                                            \
+    [[gnu::always_inline, gnu::flatten]] static float apply(float x) {                     \
+      return static_cast<float>(sb::fn##_float(static_cast<double>(x)));                   \
+    }                                                                                      \
+    [[gnu::always_inline, gnu::flatten]] static double apply(double x) { return sb::fn<false>(x); } \
+  };
+AC_BESSEL_I(I0, i0)
+AC_BESSEL_I(I0e, i0e)
+AC_BESSEL_I(I1, i1)
+AC_BESSEL_I(I1e, i1e)
+#undef AC_BESSEL_I
 AC_BESSEL_PLAIN(K0, k0)
 AC_BESSEL_PLAIN(K0e, k0e)
 AC_BESSEL_PLAIN(K1, k1)

@@ -28,6 +28,8 @@
 
 #include "../simd_trig.h"
 #include "special_bessel_coeffs.h"
+#include "special_bessel_float_coeffs.h"
+#include "special_common.h"
 
 namespace arraycore::native::special::bessel {
 
@@ -150,6 +152,54 @@ template <bool Short> [[gnu::always_inline]] inline double i1e(double x) {
   const double ax = std::fabs(x);
   const double small = x * i1_small_over_x<Short>(ax) * exp_neg_small<Short>(ax);
   const double large = std::copysign(i1_large<Short>(ax) / std::sqrt(ax), x);
+  return pick(ax <= 8.0, small + 0.0, large);
+}
+
+// ---- I0, I1 and their scaled forms for float results ---------------------------------------
+//
+// Note [Float I0 and I1]: float results need the forms above only to ~1e-9, where minimax
+// polynomials (tools/gen_bessel_float_coeffs.py) are much shorter than the truncated
+// series: degree 10 in x^2/4 for |x| <= 8 (19 Taylor terms) and degree 6 in s = 8/x beyond
+// (10 Chebyshev terms by Clenshaw); the scaled functions' small forms directly in x
+// (e^-x I0(x): degree 18), which saves the exponential.  The large form's 8/x and 1/sqrt(x) come from one float
+// reciprocal square root refined by a Newton step in double (relative error ~1e-14), not
+// from a double division and square root, which cost 4-8 times an fma on 256-bit vectors.
+// Still evaluated in double and rounded once: within 1 ulp of float (measured in
+// tests/special_accuracy.py), where float arithmetic throughout costs 4-5 ulp (the rounding
+// of x^2/4 alone is worth 2 ulp near x = 8).
+
+// 1/sqrt(ax) for the large form (ax >= 8 selected): ax is clamped at 1e300 so that +inf gives
+// the float seed 0 and the result 0 (no inf * 0); NaN passes.
+[[gnu::always_inline]] inline double rsqrt_large(double ax) {
+  const double a = pick(ax > 1e300, 1e300, ax);
+  const double y0 = 1.0f / std::sqrt(static_cast<float>(a));
+  return y0 * std::fma(-0.5 * a * y0, y0, 1.5);
+}
+[[gnu::always_inline]] inline double i0_float(double x) {
+  const double ax = std::fabs(x);
+  const double y = rsqrt_large(ax);
+  const double h = sm::exp(0.5 * ax);  // e^ax as h*h: no overflow before I0 itself
+  const double large = special::poly(8.0 * y * y, kI0LargeF) * y * h * h;  // NaN at inf
+  return pick(ax <= 8.0, special::poly(0.25 * ax * ax, kI0SmallF), large);
+}
+[[gnu::always_inline]] inline double i0e_float(double x) {
+  const double ax = std::fabs(x);
+  const double y = rsqrt_large(ax);
+  return pick(ax <= 8.0, special::poly(ax, kI0eSmallF), special::poly(8.0 * y * y, kI0LargeF) * y);
+}
+[[gnu::always_inline]] inline double i1_float(double x) {
+  const double ax = std::fabs(x);
+  const double y = rsqrt_large(ax);
+  const double h = sm::exp(0.5 * ax);
+  const double large = std::copysign(special::poly(8.0 * y * y, kI1LargeF) * y * h * h, x);
+  // SciPy's conventions: i1(+-inf) = NaN (inf * 0 above), i1(-0) = +0 (the + 0.0)
+  return pick(ax <= 8.0, x * special::poly(0.25 * ax * ax, kI1SmallF) + 0.0, large);
+}
+[[gnu::always_inline]] inline double i1e_float(double x) {
+  const double ax = std::fabs(x);
+  const double y = rsqrt_large(ax);
+  const double small = x * special::poly(ax, kI1eSmallF);
+  const double large = std::copysign(special::poly(8.0 * y * y, kI1LargeF) * y, x);
   return pick(ax <= 8.0, small + 0.0, large);
 }
 
