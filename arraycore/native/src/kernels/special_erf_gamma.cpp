@@ -48,27 +48,57 @@ AC_EG_UNARY_FAST(LogNdtr, eg::log_ndtr_v)
 // The inverses: branch-free on the open domain; blocks holding an endpoint, a value outside
 // or NaN take the scalar functions there (and the same branch-free code elsewhere, so every
 // layout gives the same bits).
-#define AC_EG_INVERSE(Name, fast, slow, inside)                          \
-  struct Name {                                                          \
-    template <class T> AC_EG_FAST static T apply(T x) {                  \
-      return static_cast<T>(fast<std::is_same_v<T, double>>(static_cast<double>(x))); \
-    }                                                                    \
-    template <class T> AC_EG_FAST static bool needs_exact(T x) { return !(inside); } \
-    template <class T> static T exact(T x) { /* same bits as apply inside */ \
-      return needs_exact(x) ? static_cast<T>(slow(static_cast<double>(x))) : apply(x); \
-    }                                                                    \
-  };
+// The central piece (|p - 1/2| <= 0.425, 85% of p in (0, 1)) is one rational fit, without
+// the tails' log and square root: the common branch (kernel_loops.h), `apply` selecting it
+// there so that every layout gives the same bits (ndtri 1e6 float64 in (0.01, 0.99):
+// 3.3 -> 1.2 ms).  `prob(x)` is ndtri's argument, `finish(x, v)` the result from ndtri's v.
 // (`inside` joins its tests with `&`: `&&` makes a branch, and the block scan of
 // unary_loop_with_fallback then stays scalar.)
-AC_EG_INVERSE(Erfcinv, eg::erfcinv_v, eg::erfcinv, (x > T(1e-300)) & (x < T(2)))
-AC_EG_INVERSE(Ndtri, eg::ndtri_v, eg::ndtri, (x > T(1e-300)) & (x < T(1)))
+#define AC_EG_INVERSE(Name, fast, slow, inside, prob, finish)                             \
+  struct Name {                                                                          \
+    template <class T> AC_EG_FAST static bool in_common(T x) {                           \
+      return std::fabs(prob(static_cast<double>(x)) - 0.5) <= 0.425;                     \
+    }                                                                                    \
+    template <class T> AC_EG_FAST static T common(T x) {                                 \
+      const double q = prob(static_cast<double>(x)) - 0.5;                               \
+      return static_cast<T>(                                                             \
+          finish(x, q * eg::ndtri_central_ratio_v<std::is_same_v<T, double>>(q)));       \
+    }                                                                                    \
+    template <class T> AC_EG_FAST static T apply(T x) {                                  \
+      const T v = static_cast<T>(fast<std::is_same_v<T, double>>(static_cast<double>(x))); \
+      return eg::select_bits(in_common(x), common(x), v);                                \
+    }                                                                                    \
+    template <class T> AC_EG_FAST static bool needs_exact(T x) { return !(inside); }     \
+    template <class T> static T exact(T x) { /* same bits as apply inside */             \
+      return needs_exact(x) ? static_cast<T>(slow(static_cast<double>(x))) : apply(x);   \
+    }                                                                                    \
+  };
+[[gnu::always_inline]] inline double half(double y) { return 0.5 * y; }
+[[gnu::always_inline]] inline double same(double p) { return p; }
+[[gnu::always_inline]] inline double erfcinv_from_ndtri(double, double v) {
+  return -eg::kInvSqrt2 * v;
+}
+[[gnu::always_inline]] inline double ndtri_value(double, double v) { return v; }
+AC_EG_INVERSE(Erfcinv, eg::erfcinv_v, eg::erfcinv, (x > T(1e-300)) & (x < T(2)), half,
+              erfcinv_from_ndtri)
+AC_EG_INVERSE(Ndtri, eg::ndtri_v, eg::ndtri, (x > T(1e-300)) & (x < T(1)), same, ndtri_value)
 #undef AC_EG_INVERSE
 // erfinv has its own float kernel (the others' float results come from the double one).
 // (float: erfinv_f takes every input, no fallback; double: the endpoints, 0 and NaN take the
 // scalar function.)
+// double: |x| <= 0.85 (85% of uniform arguments) is erfinv_v's central piece, a rational
+// fit without the tails' log and square root; the loop runs it alone on chunks mostly
+// inside, the rest through erfinv_v (erfinv 1e6 float64: 6.7 -> 3.6 ms on 256-bit vectors).
 struct Erfinv {
   AC_EG_FAST static float apply(float x) { return eg::erfinv_f(x); }
-  AC_EG_FAST static double apply(double x) { return eg::erfinv_v(x); }
+  AC_EG_FAST static double apply(double x) {
+    return eg::select_bits(in_common(x), common(x), eg::erfinv_v(x));
+  }
+  AC_EG_FAST static bool in_common(double x) { return (std::fabs(x) <= 0.85) & (x != 0.0); }
+  AC_EG_FAST static double common(double x) {
+    return x * (eg::ndtri_central_ratio_v<true>(0.5 * x) * (0.5 * eg::kInvSqrt2));
+  }
+  static void in_common(float) = delete;
   AC_EG_FAST static bool needs_exact(double x) { return !((x > -1.0) & (x < 1.0) & (x != 0.0)); }
   static void needs_exact(float) = delete;
   static double exact(double x) { return needs_exact(x) ? eg::erfinv(x) : apply(x); }

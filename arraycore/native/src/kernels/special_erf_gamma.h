@@ -317,6 +317,14 @@ AC_EG_VEC double ndtri_ratio_v(double q, double m, bool central) {
   const double den = poly_piece3(u, one, two, kNdtriQ);
   return Seeded ? num * recip_fast(den) : num / den;
 }
+// ndtri_ratio_v on its central piece alone (the same arithmetic, so the same bits): for the
+// loops that run the central piece by itself on the lanes inside it.
+template <bool Seeded>
+AC_EG_VEC double ndtri_central_ratio_v(double q) {  // |q| <= 0.425
+  const double u = 1.0 - q * q * (1.0 / 0.180625);
+  const double num = poly(u, kNdtriP[0]), den = poly(u, kNdtriQ[0]);
+  return Seeded ? num * recip_fast(den) : num / den;
+}
 template <bool Seeded = true>
 AC_EG_VEC double ndtri_v(double p) {  // 0 < p < 1
   const double q = p - 0.5;
