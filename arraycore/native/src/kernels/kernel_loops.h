@@ -219,6 +219,8 @@ void binary_loop(char** p, const int64_t* s, int64_t n) {
   Out* o = reinterpret_cast<Out*>(p[0]);
   const T* a = reinterpret_cast<const T*>(p[1]);
   const T* b = reinterpret_cast<const T*>(p[2]);
+  if constexpr (HasRhsScalarRun<Op, T>::value && HasExactFallback2<Op, T>::value)
+    if (s[0] == so && s[1] == st && s[2] == 0 && Op::rhs_scalar_run(a, *b, o, n)) return;
   if constexpr (HasExactFallback2<Op, T>::value) {
     if (s[0] == so && s[1] == st && s[2] == st) {
       binary_loop_with_fallback<Op, T, Out, 1, 1>(o, a, b, n);
