@@ -292,3 +292,25 @@ def test_empty_mask_dimension_selects_nothing():
     assert ac.ones((3, 4))[ac.ones((0, 4), dtype=ac.bool)].shape == (0,)
     with pytest.raises(IndexError):
         ac.asarray(np.ones(3))[ac.asarray([True, True])]
+
+
+def test_take_blocks_with_negative_and_out_of_range_indices():
+    """The contiguous take loop checks blocks of 256 indices and loads unchecked only where
+    all are in [0, n): a negative index in a later block must still count from the end, and
+    an out-of-range one anywhere must raise, at every position around the block edges."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(1000).astype(np.float32)
+    idx = rng.integers(0, 1000, 2000)
+    for pos in (0, 255, 256, 700, 1999):
+        neg = idx.copy()
+        neg[pos] = -3
+        np.testing.assert_array_equal(np.asarray(ac.take(ac.asarray(x), ac.asarray(neg))),
+                                      np.take(x, neg))
+        np.testing.assert_array_equal(np.asarray(ac.asarray(x)[ac.asarray(neg)]), x[neg])
+        for bad in (1000, -1001):
+            out = idx.copy()
+            out[pos] = bad
+            with pytest.raises(IndexError):
+                ac.take(ac.asarray(x), ac.asarray(out))
+            with pytest.raises(IndexError):
+                ac.asarray(x)[ac.asarray(out)]

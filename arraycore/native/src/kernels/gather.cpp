@@ -233,31 +233,37 @@ void check_indices(const Plan& p, const std::vector<int>& axes, const char* who)
 
 constexpr int64_t kTile = 256;
 
-// The loop of take on contiguous data.  Kept scalar on purpose: vector gathers are slower
-// than scalar loads on the CPUs we measured, and the loads of random indices are what costs.
-// A prefetch a few iterations ahead overlaps the cache misses of consecutive indices.
+// The loop of take on contiguous data, per block of 256: a vectorized pass checks that every
+// index is in [0, na), and such blocks load with plain scalar loads (vector gathers are
+// slower than scalar loads on the CPUs we measured); blocks with a negative or out-of-range
+// index take the checked loop, where an out-of-range index reads element 0 and sets the flag.
+// (The checked loop everywhere, whose select made each load's address wait on a compare, with
+// a software prefetch to make up for it, measured 1.2-1.7x the time: 1e6 float32 from 1e5,
+// 615 -> 400 us.)
 template <class T>
-__attribute__((noinline, optimize("no-tree-vectorize"))) bool gather_contiguous(
-    T* __restrict op, const T* __restrict s, const int64_t* __restrict q, int64_t n,
-    int64_t na) {
+bool gather_contiguous(T* __restrict op, const T* __restrict s, const int64_t* __restrict q,
+                       int64_t n, int64_t na) {
+  constexpr int64_t kBlock = 256;
   bool b = false;
-  constexpr int64_t kAhead = 16;
-  int64_t j = 0;
-  for (; j + kAhead < n; ++j) {
-    const int64_t w = q[j + kAhead];
-    if (static_cast<uint64_t>(w) < static_cast<uint64_t>(na)) __builtin_prefetch(s + w);
-    int64_t v = q[j];
-    v += v < 0 ? na : 0;
-    const bool e = static_cast<uint64_t>(v) >= static_cast<uint64_t>(na);
-    b |= e;
-    op[j] = s[e ? 0 : v];
-  }
-  for (; j < n; ++j) {
-    int64_t v = q[j];
-    v += v < 0 ? na : 0;
-    const bool e = static_cast<uint64_t>(v) >= static_cast<uint64_t>(na);
-    b |= e;
-    op[j] = s[e ? 0 : v];
+  for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+    const int64_t m = std::min(kBlock, n - j0);
+    const int64_t* qb = q + j0;
+    T* ob = op + j0;
+    int outside = 0;
+    for (int64_t j = 0; j < m; ++j)
+      outside |= static_cast<uint64_t>(qb[j]) >= static_cast<uint64_t>(na) ? 1 : 0;
+    if (!outside) {
+#pragma GCC unroll 4
+      for (int64_t j = 0; j < m; ++j) ob[j] = s[qb[j]];
+      continue;
+    }
+    for (int64_t j = 0; j < m; ++j) {
+      int64_t v = qb[j];
+      v += v < 0 ? na : 0;
+      const bool e = static_cast<uint64_t>(v) >= static_cast<uint64_t>(na);
+      b |= e;
+      ob[j] = s[e ? 0 : v];
+    }
   }
   return b;
 }
