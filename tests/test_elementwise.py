@@ -268,30 +268,33 @@ def test_integer_floor_divide_and_remainder_through_double(dtype):
 
 
 
-@pytest.mark.parametrize("dtype", ["int64", "uint64"])
-def test_int64_divide_by_one_divisor_through_its_reciprocal(dtype):
-    """64-bit // and % by one divisor multiply by a precomputed reciprocal
-    (int_divide_scalar.h; on AVX-512DQ only in blocks with a value beyond 2^53, so every
-    block here has one): every divisor class (1, powers of two, odd, near 2^32, 2^53, 2^62,
-    the extremes, negative) against NumPy on the full value range and its edges, with the
-    4-lane vector loop's remainders of 0..3 elements."""
+@pytest.mark.parametrize("dtype", ["int64", "uint64", "int32", "uint32"])
+def test_integer_divide_by_one_divisor_through_its_reciprocal(dtype):
+    """32- and 64-bit // and % by one divisor multiply by a precomputed reciprocal
+    (int_divide_scalar.h; 64 bits on AVX-512DQ only in blocks with a value beyond 2^53, so
+    every block here has one): every divisor class (1, powers of two, odd, near 2^16, 2^32,
+    2^53, 2^62, the extremes, negative) against NumPy on the full value range and its edges,
+    with the vector loops' remainders (4, 8 or 16 lanes)."""
     info = np.iinfo(dtype)
+    bits = info.bits
     rng = np.random.default_rng(11)
     a = rng.integers(info.min, info.max, 256 * 8 + 3, dtype=dtype, endpoint=True)
-    edges = [info.min, info.max, info.max - 1, 0, 1, 2, 3, 2 ** 53 + 1, 2 ** 62, 2 ** 63 - 1]
+    edges = [info.min, info.max, info.max - 1, 0, 1, 2, 3, 2 ** (bits - 11) + 1,
+             2 ** (bits - 2), 2 ** (bits - 1) - 1]
     if info.min < 0:
-        edges += [info.min + 1, -1, -2, -3, -(2 ** 53) - 1, -(2 ** 62)]
+        edges += [info.min + 1, -1, -2, -3, -(2 ** (bits - 11)) - 1, -(2 ** (bits - 2))]
     a[: len(edges)] = np.array(edges, dtype=dtype)
-    a[256::256] = info.max  # a value beyond 2^53 in every block
-    divisors = [1, 2, 3, 7, 10, 641, 2 ** 31, 2 ** 32 - 1, 2 ** 32 + 1, 2 ** 53 + 1, 2 ** 62,
-                info.max, info.max - 1]
+    a[256::256] = info.max  # (64 bits) a value beyond 2^53 in every block
+    divisors = [1, 2, 3, 7, 10, 641, 2 ** 15 + 1, 2 ** (bits // 2) - 1, 2 ** (bits // 2) + 1,
+                2 ** (bits - 11) + 1, 2 ** (bits - 2), info.max, info.max - 1]
     if info.min < 0:
-        divisors += [-1, -2, -3, -7, -(2 ** 32) - 1, -(2 ** 62), info.min, info.min + 1]
+        divisors += [-1, -2, -3, -7, -(2 ** (bits // 2)) - 1, -(2 ** (bits - 2)), info.min,
+                     info.min + 1]
     else:
-        divisors += [2 ** 63, 2 ** 63 + 1]
+        divisors += [2 ** (bits - 1), 2 ** (bits - 1) + 1]
     for d in divisors:
         dv = np.asarray(d, dtype=dtype)
-        for n in (a.size, 5, 1):
+        for n in (a.size, 21, 5, 1):
             x = a[:n]
             np.testing.assert_array_equal(np.asarray(ac.floor_divide(ac.asarray(x), ac.asarray(dv))),
                                           np.floor_divide(x, dv), err_msg=f"// {d}")
