@@ -182,17 +182,17 @@ int64_t arg_line_one_pass(const T* a, int64_t n) {
   if (any_nan)
     for (int64_t j = 0; j < n; ++j)
       if (a[j] != a[j]) return j;
-  T best = b0[0];
-  int64_t bi = i0[0];
-  for (int l = 0; l < L; ++l)
-    for (int h = 0; h < 2; ++h) {
-      const T v = h ? b1[l] : b0[l];
-      const int64_t k = h ? i1[l] : i0[l];
-      if ((Max ? v > best : v < best) || (v == best && k < bi)) {
-        best = v;
-        bi = k;
-      }
-    }
+  // The best of the 2L lanes, then the smallest index among the lanes that hold it: min/max
+  // and selects, no branch (a compare-and-branch per lane mispredicted about every other
+  // lane, ~100 cycles a row).
+  const V bm = Max ? (b0 > b1 ? b0 : b1) : (b0 < b1 ? b0 : b1);
+  T best = bm[0];
+  for (int l = 1; l < L; ++l) best = Max ? std::max(best, bm[l]) : std::min(best, bm[l]);
+  const I none = std::numeric_limits<I>::max();
+  const M c0 = b0 == best ? i0 : none, c1 = b1 == best ? i1 : none;
+  const M cm = c0 < c1 ? c0 : c1;
+  int64_t bi = cm[0];
+  for (int l = 1; l < L; ++l) bi = std::min<int64_t>(bi, cm[l]);
   for (; i < n; ++i)
     if (Max ? a[i] > best : a[i] < best) {
       best = a[i];
