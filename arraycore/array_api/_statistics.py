@@ -189,12 +189,19 @@ def _var(name, x, axis, correction, keepdims):
     # Trailing axes of a contiguous real array (the whole array included): the second pass
     # reads x once per row (kernels/reduce_moments.cpp) instead of writing x - m and its
     # square; m (in x's dtype, as NumPy's var) then already has the result's shape.
-    one_read = (bool(axes) and sorted(axes) == list(range(xf.ndim - len(axes), xf.ndim))
-                and xf.dtype.kind == "f" and n > 0 and xf._c_contiguous)
+    plain = bool(axes) and xf.dtype.kind == "f" and n > 0 and xf._c_contiguous
+    one_read = plain and sorted(axes) == list(range(xf.ndim - len(axes), xf.ndim))
+    # Leading axes (column statistics) likewise, against one mean per column (keepdims: m
+    # is then contiguous over the kept axes).
+    leading = plain and not one_read and sorted(axes) == list(range(len(axes)))
     m_keepdims = bool(keepdims) if one_read else True
     m = _ew.divide(_reduce(_SUM, xf, axes, m_keepdims, xf.dtype.code, name), float(n))
     if one_read:
         s = _native.sum_squared_deviations(xf, m, name)
+    elif leading:
+        s = _native.sum_squared_deviations_leading(xf, m, name)
+        if not keepdims:
+            s = _native.reshape_view(s, [d for i, d in enumerate(xf.shape) if i not in axes])
     else:
         d = _ew.subtract(xf, m)
         if d.dtype.kind == "c":

@@ -74,4 +74,9 @@ DType accumulator_dtype(DType out);
 // (var/std's second pass over trailing axes in one read; kernels/reduce_moments.cpp).
 NdArray sum_squared_deviations(const NdArray& x, const NdArray& mean, const char* who);
 
+// sum((x[:, c] - mean[c])^2) over the rows of a C-contiguous float32/float64 array x seen as
+// (rest, mean.numel()): var/std's second pass over leading axes in one read; the result has
+// mean's shape.
+NdArray sum_squared_deviations_leading(const NdArray& x, const NdArray& mean, const char* who);
+
 }  // namespace arraycore::native

@@ -32,6 +32,14 @@ AC_BINDINGS(reductions) {
       }, py::arg("x"), py::arg("mean"), py::arg("who"),
       "sum((x[r] - mean[r])**2) over the rows of a C-contiguous float32/float64 array seen as "
       "(mean.size, rest); the result has mean's shape and x's dtype.");
+  m.def("sum_squared_deviations_leading", [](const NdArray& a, const NdArray& mean,
+                                             const std::string& who) {
+        return maybe_nogil(a.numel(), [&] {
+          return sum_squared_deviations_leading(a, mean, who.c_str());
+        });
+      }, py::arg("x"), py::arg("mean"), py::arg("who"),
+      "sum((x[:, c] - mean[c])**2) over the rows of a C-contiguous float32/float64 array seen "
+      "as (rest, mean.size); the result has mean's shape and x's dtype.");
   m.def("cumulative", [](int op, const NdArray& a, int axis, bool include_initial, int out_code,
                          const std::string& who) {
         const ReduceOp rop = op_from_code(op, who.c_str());

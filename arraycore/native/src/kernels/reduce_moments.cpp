@@ -6,6 +6,10 @@
 // precision, summed pairwise (blocks of kPairBlock, 8 vector accumulators inside a block).
 // Fixed chunks of kChunk elements of a row (or whole rows) run on the pool and their sums are
 // added in order, so the result does not depend on the thread count.
+//
+// Leading axes (var(x, axis=0) of a matrix: column statistics) have their own pass,
+// sum_squared_deviations_leading: x seen as (R, C) and one mean per column, each row's
+// squares added into a column accumulator, no temporaries.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -88,7 +92,70 @@ void squared_deviations_rows(const T* x, const T* mean, T* out, int64_t rows, in
   });
 }
 
+// (R, C) rows against one mean per column: out[c] = sum_r (x[r, c] - mean[c])^2.  Each
+// block of kLeadRows rows is summed into a block accumulator, then added to the total (a
+// two-level sum: the error grows with R / kLeadRows + kLeadRows, not with R, at the cost of
+// one C-length add per block).  Columns split across the pool in fixed ranges, each summing
+// every row in order, so the result does not depend on the thread count.
+constexpr int64_t kLeadRows = 128;
+constexpr int64_t kLeadCols = 2048;  // columns per task: the accumulators stay in L1
+
+template <class T>
+void squared_deviations_leading(const T* x, const T* mean, T* out, int64_t R, int64_t C) {
+  const int64_t tasks = (C + kLeadCols - 1) / kLeadCols;
+  const int64_t grain = std::max<int64_t>(1, kChunk / std::max<int64_t>(R * kLeadCols, 1));
+  parallel_for(tasks, grain, [&](int64_t t0, int64_t t1) {
+    T block[kLeadCols];
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t c0 = t * kLeadCols, w = std::min(kLeadCols, C - c0);
+      T* total = out + c0;
+      const T* m = mean + c0;
+      for (int64_t c = 0; c < w; ++c) total[c] = T(0);
+      for (int64_t r0 = 0; r0 < R; r0 += kLeadRows) {
+        const int64_t r1 = std::min(R, r0 + kLeadRows);
+        for (int64_t c = 0; c < w; ++c) block[c] = T(0);
+        for (int64_t r = r0; r < r1; ++r) {
+          const T* row = x + r * C + c0;
+          for (int64_t c = 0; c < w; ++c) {
+            const T d = row[c] - m[c];
+            block[c] += d * d;
+          }
+        }
+        for (int64_t c = 0; c < w; ++c) total[c] += block[c];
+      }
+    }
+  });
+}
+
+template <class T>
+void dispatch_leading(const NdArray& x, const NdArray& mean, NdArray& out, int64_t R,
+                      int64_t C) {
+  squared_deviations_leading(reinterpret_cast<const T*>(x.data()),
+                             reinterpret_cast<const T*>(mean.data()),
+                             reinterpret_cast<T*>(out.data()), R, C);
+}
+
 }  // namespace
+
+NdArray sum_squared_deviations_leading(const NdArray& x, const NdArray& mean, const char* who) {
+  const std::string name(who);
+  if (!x.is_c_contiguous() || !mean.is_c_contiguous())
+    throw ValueError(name + ": sum_squared_deviations_leading needs contiguous arrays");
+  if (mean.dtype != x.dtype)
+    throw TypeError(name + ": sum_squared_deviations_leading: mean dtype differs from x's");
+  const int64_t C = mean.numel();
+  if (C < 1 || x.numel() % C != 0)
+    throw ValueError(name + ": sum_squared_deviations_leading: " + std::to_string(C) +
+                     " means do not divide " + std::to_string(x.numel()) + " elements");
+  const int64_t R = x.numel() / C;
+  NdArray out = empty(mean.shape, x.dtype);
+  if (x.dtype == DType::Float32) dispatch_leading<float>(x, mean, out, R, C);
+  else if (x.dtype == DType::Float64) dispatch_leading<double>(x, mean, out, R, C);
+  else
+    throw TypeError(name + ": sum_squared_deviations_leading takes float32 or float64, got " +
+                    dtype_name(x.dtype));
+  return out;
+}
 
 NdArray sum_squared_deviations(const NdArray& x, const NdArray& mean, const char* who) {
   const std::string name(who);
