@@ -7,8 +7,9 @@
 The harness's baseline column "numpy" is **scipy.special** here (its ufuncs on NumPy
 arrays), so "ratio" is arraycore's (or PyTorch's / JAX's) time over SciPy's.  Cases: every
 arraycore.special function that PyTorch or JAX also has (torch.special / torch,
-jax.scipy.special), at 1e6 float32 and float64 elements, plus the issue's two headline
-cases, erf and gammaln of 1e7 float32.  The target for each function is at most the faster
+jax.scipy.special), at 1e6 float32 and float64 elements (logsumexp, softmax and log_softmax
+along the last axis of a (1000, 1000) array), plus the issue's two headline cases, erf and
+gammaln of 1e7 float32.  The target for each function is at most the faster
 of PyTorch and JAX (the "vs torch / vs jax" lines); erf 1e7 f32 <= 0.15x and gammaln 1e7
 f32 <= 0.25x SciPy.  `--only a,b` keeps the functions named (exact names), `--dtypes`
 the dtypes.  JAX is eager (no jit), as the harness measures it everywhere.
@@ -151,6 +152,39 @@ def _case(name, samplers, torch_path, jax_name, dtype, n, rng, note=""):
         bytes_moved=nbytes, note=note)
 
 
+# The reductions along the last axis of a (1000, 1000) array (1e6 elements): SciPy's
+# function, PyTorch's torch.<name>(x, -1) and JAX's (jax.scipy.special.logsumexp,
+# jax.nn.softmax / log_softmax).
+REDUCTIONS = {"logsumexp": "scipy", "softmax": "nn", "log_softmax": "nn"}
+
+
+def _reduction_case(name, dtype, side, rng):
+    data = rng.standard_normal((side, side)).astype(dtype) * 4
+
+    def scipy_setup(np_):
+        import scipy.special as sp
+        f = getattr(sp, name)
+        return lambda: f(data, axis=-1)
+
+    def ac_setup(ac):
+        f, x = getattr(ac.special, name), ac.asarray(data)
+        return lambda: f(x, axis=-1)
+
+    def torch_setup(torch):
+        f, x = getattr(torch, name), torch.from_numpy(data.copy())
+        return lambda: f(x, -1)
+
+    def jax_setup(jnp):
+        import jax
+        f = jax.scipy.special.logsumexp if REDUCTIONS[name] == "scipy" else getattr(jax.nn, name)
+        x = jnp.asarray(data).block_until_ready()
+        return lambda: f(x, axis=-1).block_until_ready()
+
+    return Case(f"{name} {dtype[0]}{dtype[-2:]} {side}x{side} axis=-1", {
+        "numpy": scipy_setup, "arraycore": ac_setup, "torch": torch_setup, "jax": jax_setup},
+        bytes_moved=2 * data.nbytes)
+
+
 def build_cases(quick: bool = False):
     only = [w for w in os.environ.get("BENCH_SPECIAL_ONLY", "").split(",") if w]
     dtypes = [w for w in os.environ.get("BENCH_SPECIAL_DTYPES", "float32,float64").split(",")
@@ -168,6 +202,11 @@ def build_cases(quick: bool = False):
             continue
         for dt in dtypes:
             cases.append(_case(name, s, tp, jn, dt, n, rng, note=NOTES.get(name, "")))
+    for name in REDUCTIONS:
+        if only and name not in only:
+            continue
+        for dt in dtypes:
+            cases.append(_reduction_case(name, dt, 316 if quick else 1000, rng))
     return cases
 
 

@@ -98,6 +98,40 @@ def test_softmax_matches_scipy(fn, axis, i):
     np.testing.assert_allclose(_np(got), want, rtol=1e-14, atol=1e-300)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,axis", [((7, 5000), 1), ((5000,), None), ((6, 4, 9), (1, 2)),
+                                        ((300, 7), 0), ((4, 300, 3), 1), ((2, 3, 4), None)])
+def test_native_logsumexp_and_softmax_match_scipy_and_the_composition(shape, axis, dtype):
+    """Plain contiguous arrays take the native passes (kernels/nn_softmax.cpp): rows longer
+    than the 4096-element summation blocks, the (n, inner) block form for a leading axis,
+    trailing axes merged, ties at the maximum, and rows holding +inf, -inf only, NaN or
+    -inf among finite values, against SciPy (in float64) and against the composition (taken
+    by a non-contiguous view of the same values)."""
+    rng = np.random.default_rng(4)
+    a = (rng.standard_normal(shape) * 4).astype(dtype)
+    flat = a.reshape(-1)
+    flat[::97] = flat.max()  # ties at the maximum
+    if a.ndim == 2 and axis == 1:
+        a[1, 3] = np.inf
+        a[2, :] = -np.inf
+        a[3, 10] = np.nan
+        a[4, ::5] = -np.inf
+    x = ac.asarray(a)
+    strided = ac.asarray(np.stack([a, a], -1))[..., 0]  # same values, not contiguous
+    rt = 2e-6 if dtype == "float32" else 1e-14
+    for fn in ("logsumexp", "softmax", "log_softmax"):
+        with np.errstate(all="ignore"):
+            want = getattr(sc, fn)(a.astype(np.float64), axis=axis)
+        got = getattr(S, fn)(x, axis=axis)
+        assert got.dtype == x.dtype and got.shape == np.shape(want)
+        np.testing.assert_allclose(_np(got).astype(np.float64), want, rtol=rt, atol=1e-300,
+                                   err_msg=fn)
+        np.testing.assert_allclose(_np(got), _np(getattr(S, fn)(strided, axis=axis)),
+                                   rtol=rt, atol=1e-300, err_msg=fn)
+    kept = S.logsumexp(x, axis=axis, keepdims=True)
+    assert kept.shape == np.shape(sc.logsumexp(a, axis=axis, keepdims=True))
+
+
 @pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
 def test_softmax_torch_spelling(fn):
     x = np.random.default_rng(1).normal(size=(3, 5)).astype(np.float32)

@@ -17,6 +17,11 @@ so jvp, vjp, vmap and higher derivatives come from the functions' own rules; the
 exp(a - M) keeps its dependence on M, whose derivative cancels exactly (d/dM of
 M + log sum exp(a - M) is 0), so the gradient is the softmax even at ties of the maximum.
 
+On plain (untraced) contiguous arrays, logsumexp, softmax and log_softmax over one axis (or
+trailing axes) run as single native passes (kernels/nn_softmax.cpp: logsumexp, softmax with
+SciPy's non-finite rows), which compute the same formulas; traced arguments, weights,
+return_sign and other axes take the compositions.
+
 PyTorch spellings are accepted too: the axis is the second positional argument
 (torch.special.logsumexp(x, dim), softmax(x, dim)), and `dim=` / `keepdim=` are keyword
 aliases of `axis=` / `keepdims=`.
@@ -32,6 +37,23 @@ __all__ = ["logsumexp", "softmax", "log_softmax"]
 def _ns():
     import arraycore
     return arraycore
+
+
+def _native_mod():
+    from ..native import _native
+    return _native
+
+
+def _native_rows(x, axes):
+    """(rows, n) when x is a plain contiguous float array reduced over trailing axes (the
+    native kernels' layout), else None."""
+    _native = _native_mod()
+    if _native.any_traced(x) or not x._c_contiguous or not axes:
+        return None
+    if axes != tuple(range(x.ndim - len(axes), x.ndim)):
+        return None
+    n = math.prod(x.shape[a] for a in axes)
+    return (x.size // n, n) if n > 0 else None
 
 
 def _as_float_array(xp, x, name):
@@ -101,11 +123,13 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, *, dim=No
         shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape))
         out = xp.full(shape, -math.inf, dtype=a.dtype)
         sgn = xp.zeros(shape, dtype=a.dtype)
+    elif b is None and not return_sign and (fast := _native_logsumexp(a, axes)) is not None:
+        out, sgn = fast, None
     else:
         out, sgn = _logsumexp(xp, a, b, axes, return_sign)
     if not keepdims:
         out = _squeeze(xp, out, axes)
-        sgn = _squeeze(xp, sgn, axes)
+        sgn = _squeeze(xp, sgn, axes) if return_sign else sgn
     return (out, sgn) if return_sign else out
 
 
@@ -147,8 +171,37 @@ def softmax(x, axis=None, *, dim=None):
     axes = _axis("softmax", axis, dim, x.ndim)
     if x.size == 0:
         return x
+    fast = _native_softmax(x, axes, log=False)
+    if fast is not None:
+        return fast
     e = xp.exp(x - xp.max(x, axis=axes, keepdims=True))
     return e / xp.sum(e, axis=axes, keepdims=True)
+
+
+def _native_logsumexp(a, axes):
+    """logsumexp of a plain contiguous float array natively (one axis, or trailing axes
+    merged into one), keepdims-shaped, else None."""
+    _native = _native_mod()
+    shape = [1 if i in axes else d for i, d in enumerate(a.shape)]
+    if len(axes) == 1 and not _native.any_traced(a) and a._c_contiguous:
+        return _native.logsumexp(a, axes[0], shape)
+    rows = _native_rows(a, axes)
+    if rows is None:
+        return None
+    return _native.logsumexp(_native.reshape_view(a, list(rows)), 1, shape)
+
+
+def _native_softmax(x, axes, log):
+    """softmax / log_softmax of a plain contiguous float array natively (one axis, or
+    trailing axes merged into one), else None."""
+    _native = _native_mod()
+    if len(axes) == 1 and not _native.any_traced(x) and x._c_contiguous:
+        return _native.nn_softmax(x, axes[0], log, False, not log)
+    rows = _native_rows(x, axes)
+    if rows is None:
+        return None
+    y = _native.nn_softmax(_native.reshape_view(x, list(rows)), 1, log, False, not log)
+    return _native.reshape_view(y, list(x.shape))
 
 
 def log_softmax(x, axis=None, *, dim=None):
@@ -159,6 +212,9 @@ def log_softmax(x, axis=None, *, dim=None):
     axes = _axis("log_softmax", axis, dim, x.ndim)
     if x.size == 0:
         return x
+    fast = _native_softmax(x, axes, log=True)
+    if fast is not None:
+        return fast
     x_max = xp.max(x, axis=axes, keepdims=True)
     x_max = xp.where(xp.isfinite(x_max), x_max, 0.0)
     t = x - x_max

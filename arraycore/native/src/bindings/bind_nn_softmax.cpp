@@ -9,12 +9,20 @@ namespace arraycore::native::bindings {
 namespace sm = arraycore::native::nn_softmax;
 
 AC_BINDINGS(nn_softmax) {
-  m.def("nn_softmax", [](const NdArray& x, int64_t axis, bool log, bool safe) {
+  m.def("nn_softmax", [](const NdArray& x, int64_t axis, bool log, bool safe,
+                         bool nonfinite_nan) {
     py::gil_scoped_release nogil;
-    return sm::softmax(x, axis, log, safe);
+    return sm::softmax(x, axis, log, safe, nonfinite_nan);
   }, py::arg("x"), py::arg("axis"), py::arg("log"), py::arg("safe") = false,
+        py::arg("nonfinite_nan") = false,
         "softmax (log=False) or log_softmax (log=True) of x along axis (0 <= axis < ndim); "
-        "safe: all -inf rows give zeros (softmax only).");
+        "safe: all -inf rows give zeros (softmax only); nonfinite_nan: rows whose maximum "
+        "is not finite give NaN (SciPy's softmax).");
+  m.def("logsumexp", [](const NdArray& x, int64_t axis, const std::vector<int64_t>& shape) {
+    py::gil_scoped_release nogil;
+    return sm::logsumexp(x, axis, Shape(shape.begin(), shape.end()));
+  }, py::arg("x"), py::arg("axis"), py::arg("out_shape"),
+        "logsumexp of x along axis (SciPy's arithmetic), shaped out_shape.");
   m.def("nn_check_class_targets", [](const NdArray& target, int64_t n_classes,
                                      int64_t ignore_index, const std::string& who) {
     py::gil_scoped_release nogil;

@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "../errors.h"
@@ -53,48 +55,89 @@ T finite_shift(T m) {
   return std::isfinite(m) ? m : T(0);
 }
 
-// Max and sum of a contiguous row with eight independent lanes, so GCC vectorizes them
-// without reassociation flags.
+// Rows are reduced with GCC vector types (64-byte vectors, several accumulators): GCC does not
+// vectorize a floating-point sum or a max with a select without reassociation flags, and
+// eight scalar accumulators per element vectorized only 8 lanes wide (softmax of (1000,
+// 1000) float32: 690 us, torch 420).
+// (Each function declares its vector type itself: a vector_size attribute on an alias
+// template is dropped.)
+template <class T>
+constexpr int kVecLanes64 = static_cast<int>(64 / sizeof(T));
+
+// The maximum of a contiguous row (NaN entries are passed over: they reach the result through
+// the exp and the sum).
 template <class T>
 T row_max(const T* x, int64_t n) {
-  T acc[8];
-  for (auto& a : acc) a = -std::numeric_limits<T>::infinity();
+  typedef T V __attribute__((vector_size(64)));
+  constexpr int W = kVecLanes64<T>;
+  const T ninf = -std::numeric_limits<T>::infinity();
+  V a0 = V{} + ninf, a1 = a0;
   int64_t j = 0;
-  for (; j + 8 <= n; j += 8)
-    for (int l = 0; l < 8; ++l) acc[l] = x[j + l] > acc[l] ? x[j + l] : acc[l];
-  T m = -std::numeric_limits<T>::infinity();
+  for (; j + 2 * W <= n; j += 2 * W) {
+    V v0, v1;
+    std::memcpy(&v0, x + j, sizeof(V));
+    std::memcpy(&v1, x + j + W, sizeof(V));
+    a0 = v0 > a0 ? v0 : a0;
+    a1 = v1 > a1 ? v1 : a1;
+  }
+  a0 = a1 > a0 ? a1 : a0;
+  T m = ninf;
+  for (int l = 0; l < W; ++l) m = a0[l] > m ? a0[l] : m;
   for (; j < n; ++j) m = x[j] > m ? x[j] : m;
-  for (int l = 0; l < 8; ++l) m = acc[l] > m ? acc[l] : m;
   return m;
+}
+
+// Sum of a contiguous row: blocks of kSumBlock with 8 vector accumulators, the blocks added
+// pairwise in double (float32 rows of 1e6 keep ~1e-7 relative error).
+constexpr int64_t kSumBlock = 4096;
+
+template <class T>
+double sum_block(const T* y, int64_t n) {
+  typedef T V __attribute__((vector_size(64)));
+  constexpr int W = kVecLanes64<T>;
+  V acc[8] = {};
+  int64_t j = 0;
+  for (; j + 8 * W <= n; j += 8 * W)
+    for (int u = 0; u < 8; ++u) {
+      V v;
+      std::memcpy(&v, y + j + u * W, sizeof(V));
+      acc[u] += v;
+    }
+  for (int w = 4; w >= 1; w /= 2)
+    for (int u = 0; u < w; ++u) acc[u] += acc[u + w];
+  double s = 0;
+  for (int l = 0; l < W; ++l) s += static_cast<double>(acc[0][l]);
+  for (; j < n; ++j) s += static_cast<double>(y[j]);
+  return s;
+}
+
+template <class T>
+double row_sum(const T* y, int64_t n) {
+  if (n <= kSumBlock) return sum_block(y, n);
+  const int64_t h = (n / 2 + kSumBlock - 1) / kSumBlock * kSumBlock;
+  return row_sum(y, h) + row_sum(y + h, n - h);
 }
 
 // Writes exp(x - shift) to y and returns its sum.
 template <class T>
 T exp_shifted_sum(const T* x, T shift, T* y, int64_t n) {
-  T acc[8] = {};
-  int64_t j = 0;
-  for (; j + 8 <= n; j += 8)
-    for (int l = 0; l < 8; ++l) {
-      y[j + l] = simd_math::exp(x[j + l] - shift);
-      acc[l] += y[j + l];
-    }
-  T s = 0;
-  for (; j < n; ++j) {
-    y[j] = simd_math::exp(x[j] - shift);
-    s += y[j];
-  }
-  for (int l = 0; l < 8; ++l) s += acc[l];
-  return s;
+  for (int64_t j = 0; j < n; ++j) y[j] = simd_math::exp(x[j] - shift);
+  return static_cast<T>(row_sum(y, n));
 }
 
 template <class T>
-void softmax_rows(const T* x, T* y, int64_t rows, int64_t n, bool log, bool safe) {
+void softmax_rows(const T* x, T* y, int64_t rows, int64_t n, bool log, bool safe,
+                  bool nonfinite_nan) {
   for (int64_t r = 0; r < rows; ++r) {
     const T* xr = x + r * n;
     T* yr = y + r * n;
     const T m = row_max(xr, n);
     if (safe && m == -std::numeric_limits<T>::infinity()) {
       for (int64_t j = 0; j < n; ++j) yr[j] = T(0);
+      continue;
+    }
+    if (nonfinite_nan && !std::isfinite(m)) {
+      for (int64_t j = 0; j < n; ++j) yr[j] = std::numeric_limits<T>::quiet_NaN();
       continue;
     }
     const T shift = finite_shift(m);
@@ -111,8 +154,8 @@ void softmax_rows(const T* x, T* y, int64_t rows, int64_t n, bool log, bool safe
 
 // One (n, inner) block: the axis is the slow index, inner the fast one.
 template <class T>
-void softmax_block(const T* x, T* y, int64_t n, int64_t inner, bool log, bool safe, T* shift,
-                   T* sum) {
+void softmax_block(const T* x, T* y, int64_t n, int64_t inner, bool log, bool safe,
+                   bool nonfinite_nan, T* shift, T* sum) {
   for (int64_t k = 0; k < inner; ++k) shift[k] = -std::numeric_limits<T>::infinity();
   for (int64_t c = 0; c < n; ++c)
     for (int64_t k = 0; k < inner; ++k) {
@@ -120,7 +163,9 @@ void softmax_block(const T* x, T* y, int64_t n, int64_t inner, bool log, bool sa
       shift[k] = v > shift[k] ? v : shift[k];
     }
   for (int64_t k = 0; k < inner; ++k) {
-    shift[k] = finite_shift(shift[k]);
+    // (nonfinite_nan: a NaN shift makes the column NaN through exp and the sum)
+    shift[k] = nonfinite_nan && !std::isfinite(shift[k]) ? std::numeric_limits<T>::quiet_NaN()
+                                                         : finite_shift(shift[k]);
     sum[k] = 0;
   }
   for (int64_t c = 0; c < n; ++c)
@@ -143,6 +188,76 @@ void softmax_block(const T* x, T* y, int64_t n, int64_t inner, bool log, bool sa
   }
 }
 
+// logsumexp of one row (see nn_softmax.h).  The max pass also flags NaN; the sum pass writes
+// exp(x - m) of the entries below the maximum into a block buffer (0 at the maximum, whose
+// entries are counted) and sums it as row_sum does.
+template <class T>
+double lse_pairwise(const T* x, int64_t n, T m, int64_t& at_max) {
+  if (n > kSumBlock) {
+    const int64_t h = (n / 2 + kSumBlock - 1) / kSumBlock * kSumBlock;
+    int64_t c1, c2;
+    const double s = lse_pairwise(x, h, m, c1) + lse_pairwise(x + h, n - h, m, c2);
+    at_max = c1 + c2;
+    return s;
+  }
+  alignas(64) T e[kSumBlock];
+  int64_t cnt = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const bool at = x[j] == m;
+    const T v = simd_math::exp(x[j] - m);
+    e[j] = at ? T(0) : v;
+    cnt += at ? 1 : 0;
+  }
+  at_max = cnt;
+  return sum_block(e, n);
+}
+
+template <class T>
+T logsumexp_row(const T* x, int64_t n) {
+  int nan = 0;
+  for (int64_t j = 0; j < n; ++j) nan |= x[j] != x[j] ? 1 : 0;
+  if (nan) return std::numeric_limits<T>::quiet_NaN();
+  const T m = row_max(x, n);
+  if (!std::isfinite(m)) return m;  // +inf: +inf; every entry -inf: -inf
+  int64_t c;
+  const double s = lse_pairwise(x, n, m, c);
+  const double cd = static_cast<double>(c);
+  return static_cast<T>(std::log1p(s / cd) + std::log(cd) + static_cast<double>(m));
+}
+
+// logsumexp along the slow index of one (n, inner) block: the same arithmetic per column
+// (max and NaN flag, then the count at the maximum and the sum of the others' exp, in double).
+template <class T>
+void logsumexp_block(const T* x, int64_t n, int64_t inner, T* out, T* mx, double* sum,
+                     int64_t* cnt, int* nan) {
+  for (int64_t k = 0; k < inner; ++k) {
+    mx[k] = -std::numeric_limits<T>::infinity();
+    nan[k] = 0;
+    sum[k] = 0;
+    cnt[k] = 0;
+  }
+  for (int64_t c = 0; c < n; ++c)
+    for (int64_t k = 0; k < inner; ++k) {
+      const T v = x[c * inner + k];
+      mx[k] = v > mx[k] ? v : mx[k];
+      nan[k] |= v != v ? 1 : 0;
+    }
+  for (int64_t c = 0; c < n; ++c)
+    for (int64_t k = 0; k < inner; ++k) {
+      const T v = x[c * inner + k];
+      const bool at = v == mx[k];
+      const T e = simd_math::exp(v - mx[k]);
+      sum[k] += at ? 0.0 : static_cast<double>(e);
+      cnt[k] += at ? 1 : 0;
+    }
+  for (int64_t k = 0; k < inner; ++k) {
+    const double cd = static_cast<double>(cnt[k]);
+    const T r = static_cast<T>(std::log1p(sum[k] / cd) + std::log(cd) +
+                               static_cast<double>(mx[k]));
+    out[k] = nan[k] ? std::numeric_limits<T>::quiet_NaN() : std::isfinite(mx[k]) ? r : mx[k];
+  }
+}
+
 // Grain of the parallel loops in elements: below ~32k elements one thread is faster.
 constexpr int64_t kGrainElements = 1 << 15;
 
@@ -152,7 +267,7 @@ int64_t grain_rows(int64_t row_elements) {
 
 }  // namespace
 
-NdArray softmax(const NdArray& x_in, int64_t axis, bool log, bool safe) {
+NdArray softmax(const NdArray& x_in, int64_t axis, bool log, bool safe, bool nonfinite_nan) {
   const char* who = log ? "log_softmax" : "softmax";
   require_float(x_in, who);
   const Dims d = dims_around(x_in.shape, axis, who);
@@ -165,13 +280,43 @@ NdArray softmax(const NdArray& x_in, int64_t axis, bool log, bool safe) {
     const int64_t block = d.n * d.inner;
     parallel_for(d.outer, grain_rows(block), [&](int64_t b, int64_t e) {
       if (d.inner == 1) {
-        softmax_rows(xp + b * block, yp + b * block, e - b, d.n, log, safe);
+        softmax_rows(xp + b * block, yp + b * block, e - b, d.n, log, safe, nonfinite_nan);
         return;
       }
       std::vector<T> shift(d.inner), sum(d.inner);
       for (int64_t o = b; o < e; ++o)
-        softmax_block(xp + o * block, yp + o * block, d.n, d.inner, log, safe, shift.data(),
-                      sum.data());
+        softmax_block(xp + o * block, yp + o * block, d.n, d.inner, log, safe, nonfinite_nan,
+                      shift.data(), sum.data());
+    });
+  });
+  return y;
+}
+
+NdArray logsumexp(const NdArray& x_in, int64_t axis, const Shape& out_shape) {
+  require_float(x_in, "logsumexp");
+  const Dims d = dims_around(x_in.shape, axis, "logsumexp");
+  if (d.n == 0) throw ValueError("logsumexp: the reduced axis is empty");
+  const NdArray x = contiguous(x_in);
+  NdArray y = empty(out_shape, x.dtype);
+  if (y.numel() != d.outer * d.inner)
+    throw ValueError("logsumexp: the output shape does not hold " +
+                     std::to_string(d.outer * d.inner) + " values");
+  dispatch_float(x.dtype, [&]<class T>() {
+    const T* xp = reinterpret_cast<const T*>(x.data());
+    T* yp = reinterpret_cast<T*>(y.data());
+    const int64_t block = d.n * d.inner;
+    parallel_for(d.outer, grain_rows(block), [&](int64_t b, int64_t e) {
+      if (d.inner == 1) {
+        for (int64_t r = b; r < e; ++r) yp[r] = logsumexp_row(xp + r * d.n, d.n);
+        return;
+      }
+      std::vector<T> mx(d.inner);
+      std::vector<double> sum(d.inner);
+      std::vector<int64_t> cnt(d.inner);
+      std::vector<int> nan(d.inner);
+      for (int64_t o = b; o < e; ++o)
+        logsumexp_block(xp + o * block, d.n, d.inner, yp + o * d.inner, mx.data(), sum.data(),
+                        cnt.data(), nan.data());
     });
   });
   return y;

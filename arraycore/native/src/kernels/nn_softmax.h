@@ -1,4 +1,5 @@
-// L0: softmax, log-softmax and the class-index cross-entropy pieces as single native passes,
+// L0: softmax, log-softmax, logsumexp and the class-index cross-entropy pieces as single
+// native passes,
 // for arraycore/nn/functional/{activation,loss}.py.  Inputs are viewed as (outer, n, inner)
 // around `axis` (n the softmax axis), so (N, C) and (N, C, d1, ...) both run without moving
 // axes.  Every function makes its inputs C-contiguous and accepts float32 / float64.
@@ -15,7 +16,18 @@ namespace arraycore::native::nn_softmax {
 // composite it replaces: a non-finite row maximum shifts by 0, so a row with +inf or all
 // -inf gives NaN (PyTorch's result).  safe (softmax only): a row whose entries are all -inf
 // (every key masked in attention) gives zeros instead, as PyTorch's SDPA does since 2.5.
-NdArray softmax(const NdArray& x, int64_t axis, bool log, bool safe = false);
+// nonfinite_nan (softmax only): a row whose maximum is not finite (+inf, or every entry -inf
+// or NaN) gives NaN, SciPy's scipy.special.softmax result (arraycore.special.softmax).
+NdArray softmax(const NdArray& x, int64_t axis, bool log, bool safe = false,
+                bool nonfinite_nan = false);
+
+// log(sum(exp(x))) along axis (x float32/float64, any layout), with SciPy's logsumexp
+// arithmetic: m the maximum, c the number of entries equal to it, s the sum of exp(x - m) over
+// the others, log1p(s / c) + log(c) + m (so a sum dominated by one entry keeps full relative
+// accuracy); NaN anywhere gives NaN, a +inf maximum +inf, all -inf -inf.  Sums in double
+// (pairwise blocks along a contiguous axis).  The result has x's dtype and out_shape (x's
+// shape without the axis, or with it as 1).
+NdArray logsumexp(const NdArray& x, int64_t axis, const Shape& out_shape);
 
 // Number of targets equal to ignore_index; raises IndexError ("<who>: Target t is out of
 // bounds ...") for any other target outside [0, n_classes).  target: any integer dtype.
