@@ -175,9 +175,7 @@ def build(add):
     add(Spec("gammainc", _P, (SHAPE, ("log", 0.1, 150.0)), "a in [0.1, 100], x in [0.1, 150]"))
     add(Spec("gammaincc", _Q, (SHAPE, ("log", 0.1, 150.0)), "a in [0.1, 100], x in [0.1, 150]"))
     add(Spec("gammainc", _P, (("log", 100.0, 1e4), ("log", 50.0, 2e4)),
-             "a in [100, 1e4], x in [50, 2e4]", f64_rel=5e-13,
-             notes="far tails (P ~ e^-500): the exponent a log1pmx((x-a)/a) carries "
-                   "~|exponent| ulps"))
+             "a in [100, 1e4], x in [50, 2e4]"))
     add(Spec("gammaincinv", gammaincinv, (SHAPE, PROB), "a in [0.1, 100], p in [0.001, 0.999]"))
     add(Spec("gammainccinv", gammainccinv, (SHAPE, PROB),
              "a in [0.1, 100], q in [0.001, 0.999]"))

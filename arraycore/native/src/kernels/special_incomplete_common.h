@@ -4,7 +4,9 @@
 // the kernels: these functions are iterative, and float results are rounded from double).
 #pragma once
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace arraycore::native::special::incomplete {
@@ -101,6 +103,56 @@ inline DD dd_prod(double a, double b) {
 inline DD log_dd(double x) {
   const double h = std::log(x), e = std::exp(h);
   return dd_sum(h, (x - e) / e);
+}
+
+inline DD dd_mul(DD a, DD b) {  // a * b to ~2^-104 relative
+  const double p = a.hi * b.hi;
+  return dd_sum(p, std::fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi));
+}
+
+// ln x in double-double to ~1e-30 relative, x > 0 finite (subnormals included).  log_dd's
+// Newton step inherits exp's rounding (~1e-16 absolute), which a large factor a multiplies:
+// a ln(x/a) - (x - a), the exponent of the gamma prefactor, then carries a 1e-16 of error
+// (1e-12 at a = 1e4).  Here x = 2^e m, m in [sqrt(1/2), sqrt(2)) (from the bits; frexp is
+// a libm call), and ln m = 2 atanh(u) = 2u + 2u^3 (1/3 + u^2/5 + ...),
+// u = (m - 1)/(m + 1), |u| <= 0.172 (DLMF 4.6.4): 2u and 2u^3/3 in double-double, the rest
+// (< 2e-5 of ln m) in double; e ln 2 with ln 2 as a pair.
+inline DD log_dd_exact(double x) {
+  static constexpr double kLn2Hi = 0.6931471805599453094, kLn2Lo = 2.3190468138462996e-17;
+  static constexpr double kThirdHi = 1.0 / 3, kThirdLo = 1.850371707708594e-17;
+  static constexpr double c[] = {1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11, 1.0 / 13,
+                                 1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21, 1.0 / 23};
+  int e = 0;
+  double m = x;
+  if (!(m >= M_SQRT1_2 && m < M_SQRT2)) {
+    if (m < std::numeric_limits<double>::min()) {
+      m = 2.0 * std::frexp(m, &e);  // subnormal: [1, 2)
+      --e;
+    } else {
+      const uint64_t bits = std::bit_cast<uint64_t>(m);
+      e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+      m = std::bit_cast<double>((bits & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);
+    }
+    if (m >= M_SQRT2) {
+      m *= 0.5;
+      ++e;
+    }
+  }
+  // u = (m - 1)/(m + 1) as a pair: m - 1 exact (Sterbenz), m + 1 = n + n_lo, one division
+  // (the quotient need not be correctly rounded: the residual by FMA is exact either way)
+  const DD n = dd_sum(m, 1.0);
+  const double inv = 1.0 / n.hi, uh = (m - 1.0) * inv;
+  const DD u = dd_sum(uh, (std::fma(-uh, n.hi, m - 1.0) - uh * n.lo) * inv);
+  const DD u2 = dd_mul(u, u);
+  double s1 = 0.0;
+  for (int k = 9; k >= 0; --k) s1 = std::fma(s1, u2.hi, c[k]);
+  const DD s = dd_add({kThirdHi, kThirdLo}, {u2.hi * s1, 0.0});  // 1/3 + u^2/5 + ...
+  const DD ln_m = dd_add(dd_scale(2.0, u), dd_scale(2.0, dd_mul(dd_mul(u2, u), s)));
+  if (e == 0) return ln_m;
+  const double ed = static_cast<double>(e);
+  const double p = ed * kLn2Hi;
+  const DD e_ln2 = dd_sum(p, std::fma(ed, kLn2Hi, -p) + ed * kLn2Lo);
+  return dd_add(e_ln2, ln_m);
 }
 
 // e^(y.hi + y.lo) for |y.lo| well below 1e-8.

@@ -13,8 +13,8 @@
 //     (> 1e6) and x so close to a that the series would need too many terms.
 // The prefactor x^a e^-x / Gamma(a) is evaluated as sqrt(a / 2pi) exp(a log1pmx((x-a)/a) -
 // delta(a)) for a >= 10 (Temme's form; no cancellation between a ln x and x), with the
-// exponent in double-double where x < a/2 (the far lower tail, exponents down to -700),
-// directly with pow/exp/lgamma below.
+// exponent in double-double where it is large (the far tails, exponents down to -745:
+// igam_fac_needs_dd), directly with pow/exp/lgamma below.
 #pragma once
 
 #include <cmath>
@@ -38,6 +38,26 @@ inline double tgamma_small(double a) {
   return g / prod;
 }
 
+// Where Temme's form of the prefactor (a >= 10) is evaluated in double-double:
+// t = (x - a)/a, and the exponent a log1pmx(t) ~ -a t^2/2 beyond ~-15, or the far lower tail.
+// In double the exponent's rounding (the product, log1pmx's and t's errors) costs a few
+// times |exponent| ulps relative in the result: 2.1e-13 at exponents near -700.
+inline bool igam_fac_needs_dd(double a, double t) { return t < -0.5 || a * t * t > 30.0; }
+
+// sqrt(a/2pi) exp(a ln(x/a) + a - x - delta(a)) (Temme's form, a >= 10) with the exponent in
+// double-double: x/a = q + q_lo (the division's exact residual) and its logarithm to ~1e-30
+// relative (log_dd_exact, plus q_lo/q), so a ln(x/a) and x - a (a two-sum) cancel without
+// loss near x = a, and the exponent's absolute error stays ~1e-16 down to -745 (where the
+// result underflows): ~4e-16 relative in the prefactor.
+inline double igam_fac_dd(double a, double x) {
+  const double q = x / a;
+  if (q < std::numeric_limits<double>::min()) return 0.0;  // (x/a)^a, a >= 10, underflows
+  // ln(x/a) = ln q + ln(1 + (x - q a)/(q a)), q a ~ x; the residual x - q a exact by FMA
+  const DD l = dd_add(log_dd_exact(q), {std::fma(-q, a, x) / x, 0.0});
+  const DD y = dd_add(dd_add(dd_scale(a, l), dd_sum(a, -x)), {-stirling_delta(a), 0.0});
+  return std::sqrt(a / (2.0 * M_PI)) * exp_dd(y);
+}
+
 // x^a e^-x / Gamma(a), a > 0, x > 0.  Float results (fast) take it for a < 10 as
 // exp(a log x - x - lgamma(a)) with the inline exp/log/lgamma of simd_math and
 // special_erf_gamma.h (the exponent's rounding, ~|a log x - x| eps, is far below float's
@@ -48,12 +68,7 @@ inline double igam_fac(double a, double x, bool fast = false) {
   }
   if (a >= 10.0) {
     const double t = (x - a) / a;
-    if (t < -0.5 && !fast) {
-      // far lower tail: a ln(x/a) + (a - x) reaches -700 here; carried in double-double
-      const DD l = dd_add(log_dd(x), dd_neg(log_dd(a)));
-      const DD y = dd_add(dd_add(dd_scale(a, l), dd_sum(a, -x)), {-stirling_delta(a), 0.0});
-      return std::sqrt(a / (2.0 * M_PI)) * exp_dd(y);
-    }
+    if (!fast && igam_fac_needs_dd(a, t)) return igam_fac_dd(a, x);
     const double e = t < -0.5 ? std::log(x / a) - t : log1pmx(t);
     return std::sqrt(a / (2.0 * M_PI)) * std::exp(a * e - stirling_delta(a));
   }

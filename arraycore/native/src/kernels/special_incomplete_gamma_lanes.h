@@ -15,7 +15,8 @@
 // The prefactor x^a e^-x / Gamma(a): float results take exp(a ln x - x - lgamma(a)) with the
 // branch-free exp/log/lgamma (vectorized; the exponent's rounding, |exponent| 2^-53, is far
 // below float's precision); double results take igam_fac_double (vectorized, exponent in
-// double-double) except in the far lower tail, where the scalar igam_fac is needed.
+// double-double) except where the exponent is large (the far tails), where the scalar
+// igam_fac_dd is needed.
 #pragma once
 
 #pragma GCC diagnostic ignored "-Wpsabi"  // wide vectors as values in internal inline code
@@ -159,8 +160,7 @@ AC_SIMD_INLINE double log1pmx_series(double t) {
 }
 
 // x^a e^-x / Gamma(a) for double results, branch-free (vectorizes), for a in (0, 1e6] and
-// x > 0 finite except the far lower tail a >= 10, x < a/2 (the scalar igam_fac, in
-// double-double there).  Both of igam_fac's forms are evaluated and one selected:
+// x > 0 finite except the far tails, igam_fac_needs_dd (the scalar igam_fac_dd there).  Both of igam_fac's forms are evaluated and one selected:
 //   a < 10: exp(a ln x - x - lgamma(a)) with the exponent in double-double (ln x with one
 //     Newton step on exp, as log_dd; a ln x by an FMA two-product): ~5e-15, the error of
 //     lgamma(a) <= 12.8 and of a ln x's correction (igam_fac's pow/Gamma form is ~1e-15);
@@ -215,8 +215,11 @@ inline void gammainc_chunk(const double* a, const double* x, double* out, int n,
       for (int j = 0; j < padded; ++j) pf[k][j] = igam_fac_float(pa[k][j], px[k][j]);
     } else {
       for (int j = 0; j < padded; ++j) pf[k][j] = igam_fac_double(pa[k][j], px[k][j]);
-      for (int j = 0; j < c; ++j)  // the far lower tail: scalar, double-double
-        if (pa[k][j] >= 10.0 && px[k][j] < 0.5 * pa[k][j]) pf[k][j] = igam_fac(pa[k][j], px[k][j]);
+      for (int j = 0; j < c; ++j) {  // large exponents: scalar, double-double
+        const double aj = pa[k][j];
+        if (aj >= 10.0 && igam_fac_needs_dd(aj, (px[k][j] - aj) / aj))
+          pf[k][j] = igam_fac_dd(aj, px[k][j]);
+      }
     }
     for (int j = 0; j < padded; j += kLanes) {
       if (k == 0)
