@@ -175,12 +175,19 @@ template <bool Short> [[gnu::always_inline]] inline double i1e(double x) {
   const double y0 = 1.0f / std::sqrt(static_cast<float>(a));
   return y0 * std::fma(-0.5 * a * y0, y0, 1.5);
 }
+// e^(ax/2) for the float results of i0 and i1, without exp's clamps (exp_in_range): beyond
+// ax = 200 the float result is +inf anyway (I0(200) ~ 2e85), so the argument stops there;
+// NaN passes.
+[[gnu::always_inline]] inline double exp_half_float(double ax) {
+  return sm::exp_in_range(pick(ax > 200.0, 100.0, 0.5 * ax));
+}
 [[gnu::always_inline]] inline double i0_float(double x) {
   const double ax = std::fabs(x);
   const double y = rsqrt_large(ax);
-  const double h = sm::exp(0.5 * ax);  // e^ax as h*h: no overflow before I0 itself
-  const double large = special::poly(8.0 * y * y, kI0LargeF) * y * h * h;  // NaN at inf
-  return pick(ax <= 8.0, special::poly(0.25 * ax * ax, kI0SmallF), large);
+  const double h = exp_half_float(ax);  // e^ax as h*h
+  const double large = special::poly(8.0 * y * y, kI0LargeF) * y * h * h;
+  // SciPy's i0(+-inf) = NaN
+  return pick(ax <= 8.0, special::poly(0.25 * ax * ax, kI0SmallF), pick(ax == kInf, kNaN, large));
 }
 [[gnu::always_inline]] inline double i0e_float(double x) {
   const double ax = std::fabs(x);
@@ -190,10 +197,11 @@ template <bool Short> [[gnu::always_inline]] inline double i1e(double x) {
 [[gnu::always_inline]] inline double i1_float(double x) {
   const double ax = std::fabs(x);
   const double y = rsqrt_large(ax);
-  const double h = sm::exp(0.5 * ax);
+  const double h = exp_half_float(ax);
   const double large = std::copysign(special::poly(8.0 * y * y, kI1LargeF) * y * h * h, x);
-  // SciPy's conventions: i1(+-inf) = NaN (inf * 0 above), i1(-0) = +0 (the + 0.0)
-  return pick(ax <= 8.0, x * special::poly(0.25 * ax * ax, kI1SmallF) + 0.0, large);
+  // SciPy's conventions: i1(+-inf) = NaN, i1(-0) = +0 (the + 0.0)
+  return pick(ax <= 8.0, x * special::poly(0.25 * ax * ax, kI1SmallF) + 0.0,
+              pick(ax == kInf, kNaN, large));
 }
 [[gnu::always_inline]] inline double i1e_float(double x) {
   const double ax = std::fabs(x);
