@@ -8,11 +8,12 @@ import arraycore as ac
 
 RNG = np.random.default_rng(20261129)
 FLOATS = [np.float32, np.float64]
-# Measured maxima (AMD Zen 5; the same code on every x86-64 build): pow float32 is correctly
-# rounded (0.5), log2/log10 float32 (float arithmetic) 0.72 / 0.69 over every float,
+# Measured maxima (AMD Zen 5; the same code on every x86-64 build): pow float32 0.56 (log2 and
+# exp2 in double with short polynomials, ~2^-27 relative before the rounding to float),
+# log2/log10 float32 (float arithmetic) 0.72 / 0.69 over every float,
 # log2/log10 float64 0.56, pow float64 1.38 (exp's own error; glibc's pow is correctly
 # rounded).  The bounds leave a little room, and stay below 1 ulp.
-MAX_ULP = {("pow", np.float32): 0.51, ("pow", np.float64): 1.6,
+MAX_ULP = {("pow", np.float32): 0.6, ("pow", np.float64): 1.6,
            ("log2", np.float32): 0.75, ("log2", np.float64): 0.6,
            ("log10", np.float32): 0.75, ("log10", np.float64): 0.6}
 
