@@ -128,6 +128,17 @@ int main(int argc, char** argv) {
         run<float>(st, f, ref_expm1_f, uniform<float>(rng, n / 4, -20.0, 89.0));
         run<float>(st, f, ref_expm1_f, uniform<float>(rng, n / 4, -0.7, 0.7));  // k = -1, 0, 1
         run<float>(st, f, ref_expm1_f, uniform<float>(rng, n / 8, -1e-4, 1e-4));
+        // the common branch (2^-90 <= |x| < 16) gives the same bits as the full function
+        std::vector<float> cm;
+        for (uint64_t u = 0; u < (1ull << 32); u += stride) cm.push_back(from_bits32(uint32_t(u)));
+        std::vector<float> full(cm.size()), common(cm.size());
+        apply([](float x) { return sm::expm1(x); }, cm.data(), full.data(), int64_t(cm.size()));
+        apply([](float x) { return sm::expm1_common(x); }, cm.data(), common.data(),
+              int64_t(cm.size()));
+        for (size_t i = 0; i < cm.size(); i++)
+            if (sm::expm1_in_common(cm[i]) && bits(full[i]) != bits(common[i]) &&
+                st.special_fail++ < 10)
+                std::printf("  expm1_common(%a) = %a, expm1 = %a\n", cm[i], common[i], full[i]);
         ok &= report(st);
     }
     {

@@ -95,6 +95,7 @@ K(k_log10_f, float, log10)
 K(k_log2c_f, float, log2_common)
 K(k_log10c_f, float, log10_common)
 K(k_log1pc_f, float, log1p_common)
+K(k_expm1c_f, float, expm1_common)
 K(k_log2_d, double, log2)
 K(k_log10_d, double, log10)
 // simd_hyperbolic.h

@@ -492,36 +492,58 @@ AC_SIMD_INLINE double expm1(double x) noexcept {
 // [-17.5, 88.8] (expm1 rounds to -1 below -17.33, overflows above 88.73; -inf -> -1,
 // +inf -> +inf); below 2^-100 in magnitude the halving could lose bits, and expm1(x) = x
 // there.  Measured max error 0.70 ulp over every float.  Q: tools/gen_simd_math_coeffs.py.
+namespace detail {
+// 2 expm1(x)/2 before the tiny-argument and sign fixups (x already clamped); kFull = false
+// drops the rounding error of 2^(k-1) - 1/2, zero for |k| <= 24.
+template <bool kFull>
+AC_SIMD_INLINE float expm1_core(float xc) noexcept {
+    constexpr float kLog2e = 0x1.715476p+0f;
+    constexpr float kShift = 0x1.8p23f;
+    const float kf = fma(xc, kLog2e, kShift);
+    const uint32_t ku = bit_cast<uint32_t>(kf) - bit_cast<uint32_t>(kShift);
+    const float k = kf - kShift;  // [-25, 128]
+    const float rh = fma(-k, kLn2HiF, xc);  // exact
+    const float rl = -k * kLn2LoF;
+    const float r = rh + rl;
+    constexpr float q0 = 0x1.555556p-3f, q1 = 0x1.55551ap-5f, q2 = 0x1.1110f6p-7f,
+                    q3 = 0x1.6d10fcp-10f, q4 = 0x1.a0f862p-13f;
+    float q = fma(q4, r, q3);
+    q = fma(q, r, q2);
+    q = fma(q, r, q1);
+    q = fma(q, r, q0);
+    const float r2 = r * r;
+    const float t = fma(r2 * r, q, fma(fma(0.5f, rl, rh), rl, rl));
+    const float lo = fma(rh, 0.5f * rh, t);  // e^r - 1 = rh + lo
+    const float sh = bit_cast<float>((ku + 126u) << 23);  // 2^(k-1)
+    const float A = sh - 0.5f;
+    const float B = sh * rh;
+    const float S = A + B;
+    const float err = (A - S) + B;
+    if constexpr (kFull) {
+        const float Alo = (sh - (A + 0.5f)) + ((sh - A) - 0.5f);  // (sh - 1/2) - A, exactly
+        return 2.0f * (S + (fma(sh, lo, err) + Alo));
+    } else {
+        return 2.0f * (S + fma(sh, lo, err));
+    }
+}
+}  // namespace detail
 AC_SIMD_INLINE float expm1(float x) noexcept {
     if constexpr (!AC_SIMD_HAS_FMA) return static_cast<float>(expm1(static_cast<double>(x)));
     float xc = x > 88.8f ? 88.8f : x;
     xc = xc < -17.5f ? -17.5f : xc;
-    constexpr float kLog2e = 0x1.715476p+0f;
-    constexpr float kShift = 0x1.8p23f;
-    const float kf = detail::fma(xc, kLog2e, kShift);
-    const uint32_t ku = detail::bit_cast<uint32_t>(kf) - detail::bit_cast<uint32_t>(kShift);
-    const float k = kf - kShift;  // [-25, 128]
-    const float rh = detail::fma(-k, detail::kLn2HiF, xc);  // exact
-    const float rl = -k * detail::kLn2LoF;
-    const float r = rh + rl;
-    constexpr float q0 = 0x1.555556p-3f, q1 = 0x1.55551ap-5f, q2 = 0x1.1110f6p-7f,
-                    q3 = 0x1.6d10fcp-10f, q4 = 0x1.a0f862p-13f;
-    float q = detail::fma(q4, r, q3);
-    q = detail::fma(q, r, q2);
-    q = detail::fma(q, r, q1);
-    q = detail::fma(q, r, q0);
-    const float r2 = r * r;
-    const float t = detail::fma(r2 * r, q, detail::fma(detail::fma(0.5f, rl, rh), rl, rl));
-    const float lo = detail::fma(rh, 0.5f * rh, t);  // e^r - 1 = rh + lo
-    const float sh = detail::bit_cast<float>((ku + 126u) << 23);  // 2^(k-1)
-    const float A = sh - 0.5f;
-    const float Alo = (sh - (A + 0.5f)) + ((sh - A) - 0.5f);  // (sh - 1/2) - A, exactly
-    const float B = sh * rh;
-    const float S = A + B;
-    const float err = (A - S) + B;
-    const float y = 2.0f * (S + (detail::fma(sh, lo, err) + Alo));
+    const float y = detail::expm1_core<true>(xc);
     const float res = __builtin_fabsf(y) < 0x1p-100f ? x : y;
     return __builtin_copysignf(res, x);  // expm1(-0) = -0; NaN stays NaN
+}
+// The same values for 2^-90 <= |x| < 16 (kernel_loops.h HasCommonBranch): no clamps, no
+// fixups, and 2^(k-1) - 1/2 is exact (|k| <= 24).
+AC_SIMD_INLINE bool expm1_in_common(float x) noexcept {
+    const float a = __builtin_fabsf(x);
+    return (a >= 0x1p-90f) & (a < 16.0f);
+}
+AC_SIMD_INLINE float expm1_common(float x) noexcept {
+    if constexpr (!AC_SIMD_HAS_FMA) return expm1(x);
+    return detail::expm1_core<false>(x);
 }
 
 // log1p(x) = log(u) + c with u = 1 + x rounded and the first-order

@@ -31,17 +31,20 @@ struct Log {
 };
 struct Sqrt { template <class T> static T apply(T x) { return std::sqrt(x); } };
 
+// float expm1/log1p/log2/log10 also declare a common branch (kernel_loops.h,
+// HasCommonBranch): chunks whose inputs are all in the plain domain (2^-90 <= |x| < 16 for
+// expm1, -1 < x < inf for log1p, positive normal finite for log2/log10) run the same
+// computation without clamps, subnormal scaling and special-value fixups (the same bits
+// there; log2 0.28 -> 0.19 ms per 1e6 on AVX-512).
+template <class T> concept Float32 = std::is_same_v<T, float>;
 struct Expm1 {
   template <class T> static T apply(T x) {
     if constexpr (is_complex_v<T>) return cexpm1(x);
     else return simd_math::expm1(x);
   }
+  template <Float32 T> static bool in_common(T x) { return simd_math::expm1_in_common(x); }
+  template <Float32 T> static T common(T x) { return simd_math::expm1_common(x); }
 };
-// float log1p/log2/log10 also declare a common branch (kernel_loops.h, HasCommonBranch):
-// chunks whose inputs are all in the plain domain (-1 < x < inf for log1p, positive normal
-// finite for log2/log10) run the same computation without the subnormal scaling and the
-// special-value fixups (the same bits there; log2 0.28 -> 0.19 ms per 1e6 on AVX-512).
-template <class T> concept Float32 = std::is_same_v<T, float>;
 struct Log1p {
   template <class T> static T apply(T x) {
     if constexpr (is_complex_v<T>) return clog1p(x);
