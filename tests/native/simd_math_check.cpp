@@ -119,19 +119,47 @@ int main(int argc, char** argv) {
     // expm1 / log1p / tanh: float versions via a strided sweep + random,
     // double versions on specials, random bit patterns and ranges.
     {
+        // float arithmetic, measured 0.72 ulp over every float: held below 0.75
         Stats st{"expm1(float)", 1, true};
+        st.frac_limit = 0.75;
         auto f = [](float x) { return sm::expm1(x); };
         run<float>(st, f, ref_expm1_f, spf);
         run_sweep_f(st, f, ref_expm1_f, stride * 4 + 1);
         run<float>(st, f, ref_expm1_f, uniform<float>(rng, n / 4, -20.0, 89.0));
+        run<float>(st, f, ref_expm1_f, uniform<float>(rng, n / 4, -0.7, 0.7));  // k = -1, 0, 1
+        run<float>(st, f, ref_expm1_f, uniform<float>(rng, n / 8, -1e-4, 1e-4));
+        // the common branch (2^-90 <= |x| < 16) gives the same bits as the full function
+        std::vector<float> cm;
+        for (uint64_t u = 0; u < (1ull << 32); u += stride) cm.push_back(from_bits32(uint32_t(u)));
+        std::vector<float> full(cm.size()), common(cm.size());
+        apply([](float x) { return sm::expm1(x); }, cm.data(), full.data(), int64_t(cm.size()));
+        apply([](float x) { return sm::expm1_common(x); }, cm.data(), common.data(),
+              int64_t(cm.size()));
+        for (size_t i = 0; i < cm.size(); i++)
+            if (sm::expm1_in_common(cm[i]) && bits(full[i]) != bits(common[i]) &&
+                st.special_fail++ < 10)
+                std::printf("  expm1_common(%a) = %a, expm1 = %a\n", cm[i], common[i], full[i]);
         ok &= report(st);
     }
     {
+        // float arithmetic, measured 0.66 ulp over every float: held below 0.75; the common
+        // branch (-1 < x < inf) must give the same bits as the full function
         Stats st{"log1p(float)", 1, true};
+        st.frac_limit = 0.75;
         auto f = [](float x) { return sm::log1p(x); };
         run<float>(st, f, ref_log1p_f, spf);
         run_sweep_f(st, f, ref_log1p_f, stride * 4 + 1);
         run<float>(st, f, ref_log1p_f, uniform<float>(rng, n / 4, -1.0, 2.0));
+        run<float>(st, f, ref_log1p_f, uniform<float>(rng, n / 8, -1e-4, 1e-4));
+        const auto cm = uniform<float>(rng, n / 4, -1.0, 1e4);
+        std::vector<float> full(cm.size()), common(cm.size());
+        apply([](float x) { return sm::log1p(x); }, cm.data(), full.data(), int64_t(cm.size()));
+        apply([](float x) { return sm::log1p_common(x); }, cm.data(), common.data(),
+              int64_t(cm.size()));
+        for (size_t i = 0; i < cm.size(); i++)
+            if (sm::log1p_in_common(cm[i]) && bits(full[i]) != bits(common[i]) &&
+                st.special_fail++ < 10)
+                std::printf("  log1p_common(%a) = %a, log1p = %a\n", cm[i], common[i], full[i]);
         ok &= report(st);
     }
     {

@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "tests" / "native"
-# one checker per header: simd_math.h + simd_trig.h, simd_atrig.h, simd_hyperbolic.h
+# one checker per header: simd_math.h + simd_trig.h, simd_atrig.h, simd_hyperbolic.h, simd_pow.h
 CHECKERS = sorted(p.stem for p in NATIVE.glob("simd_*_check.cpp"))
 INCLUDE = ROOT / "arraycore" / "native" / "src"
 CXX = os.environ.get("CXX", "g++")
@@ -92,6 +92,10 @@ K(k_pow_d, double, pow)
 #pragma pop_macro("K")
 K(k_log2_f, float, log2)
 K(k_log10_f, float, log10)
+K(k_log2c_f, float, log2_common)
+K(k_log10c_f, float, log10_common)
+K(k_log1pc_f, float, log1p_common)
+K(k_expm1c_f, float, expm1_common)
 K(k_log2_d, double, log2)
 K(k_log10_d, double, log10)
 // simd_hyperbolic.h

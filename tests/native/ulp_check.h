@@ -58,6 +58,7 @@ struct Stats {
     long double worst_int_x = 0;
     int64_t count = 0;
     int64_t special_fail = 0;
+    double frac_limit = 0;  // if > 0, also a bound on max_frac (float functions held < 1 ulp)
 };
 
 template <class T>
@@ -103,7 +104,8 @@ void run(Stats& st, F f, long double (*ref_fn)(T), const std::vector<T>& in) {
 
 bool report(const Stats& st) {
     const bool ok = st.special_fail == 0 &&
-                    (st.is_float ? st.max_int <= st.limit : st.max_frac <= st.limit);
+                    (st.is_float ? st.max_int <= st.limit : st.max_frac <= st.limit) &&
+                    (st.frac_limit <= 0 || st.max_frac <= st.frac_limit);
     std::printf("%-12s n=%-10" PRId64 " max_err=%.3f ulp (at x=%.17Lg)  max_dist_to_CR=%" PRId64
                 " ulp (at x=%.17Lg)  special_fail=%" PRId64 "  limit=%g  %s\n",
                 st.name, st.count, st.max_frac, st.worst_x, st.max_int, st.worst_int_x,

@@ -23,8 +23,8 @@
 // Accuracy (measured by tests/native/simd_math_check.cpp, see that file):
 //   float  exp/log: <= 1 ulp from the correctly rounded result (< 0.95 ulp
 //                   from the exact value)
-//   float  expm1/log1p: computed in double, correctly rounded in all
-//                   sampled inputs
+//   float  expm1/log1p: computed in float, < 1 ulp (measured 0.72 / 0.66 ulp over
+//                   every float)
 //   float  tanh: computed in float, <= 1 ulp from the correctly rounded result
 //                   (max error 1.37 ulp from the exact value)
 //   float  sin/cos (simd_trig.h): computed in double, <= 1 ulp (|x| <= 2^20)
@@ -78,7 +78,14 @@ AC_SIMD_INLINE To bit_cast(const From& from) noexcept {
 
 // Fused multiply-add when the hardware has it (one rounding; vectorizes to
 // vfmadd), otherwise a plain multiply-add. All algorithms below are accurate
-// with either form; FMA only improves them slightly.
+// with either form; FMA only improves them slightly -- except the float log2, log10, log1p
+// and expm1, whose compensated sums need the exact products only an FMA gives: without one
+// (x86-64 before Haswell) they evaluate in double and round, as they did before.
+#if defined(__FMA__) || defined(__FMA4__) || defined(__aarch64__)
+#define AC_SIMD_HAS_FMA 1
+#else
+#define AC_SIMD_HAS_FMA 0
+#endif
 AC_SIMD_INLINE float fma(float a, float b, float c) noexcept {
 #if defined(__FMA__) || defined(__FMA4__) || defined(__aarch64__)
     return __builtin_fmaf(a, b, c);
@@ -365,6 +372,62 @@ AC_SIMD_INLINE void log_decompose(double x, double& e, double& m) noexcept {
 }
 }  // namespace detail
 
+namespace detail {
+// ---------------------------------------------------------------------------
+// The float log kernel with extra bits, for log2, log10, log1p (float) and pow's checks.
+//
+// log(1+f) = hi + lo for f = m - 1, m in [sqrt(1/2), sqrt(2)) (f exact), to about 2^-30
+// relative (lo is not rounded into hi).  Same identity as log(float):
+//     log(1+f) = f - f^2/2 + s (f^2/2 + R),  s = f/(2+f), R = z Q(z), z = s^2,
+// with log(float)'s Q.  The leading part f - f^2/2 is formed with one rounding by an FMA,
+// hi = fma(-f/2, f, f), and its rounding error recovered by a second FMA on f - hi (exact by
+// Sterbenz: hi/f is in [0.79, 1.15]); the correction c = s (f^2/2 + R) is at most 5.5% of the
+// result, so its own few ulps (s, Q, the products) enter the result below 0.2 ulp.  Callers
+// add e*log(2) (or multiply by log2(e) / log10(e)) in the same compensated way, so the only
+// large error left is the final rounding: measured max 0.70 ulp (log2), 0.69 (log10), 0.66
+// (log1p) over every float.
+AC_SIMD_INLINE void log1p_ff(float f, float& hi, float& lo) noexcept {
+    const float s = f / (2.0f + f);
+    const float z = s * s;
+    constexpr float c0 = 0x1.555556p-1f, c1 = 0x1.9999ecp-2f, c2 = 0x1.245c44p-2f,
+                    c3 = 0x1.ddced8p-3f;
+    float q = fma(c3, z, c2);
+    q = fma(q, z, c1);
+    q = fma(q, z, c0);
+    const float R = z * q;
+    const float hf = 0.5f * f;
+    hi = fma(-hf, f, f);                  // f - f^2/2, rounded once
+    const float err = fma(-hf, f, f - hi);  // (f - f^2/2) - hi
+    lo = fma(s, fma(hf, f, R), err);
+}
+
+// x = 2^e m, m in [sqrt(1/2), sqrt(2)), f = m - 1, for any x (subnormals scaled as in
+// log(float); zero, negative, inf and NaN give some finite e, f: callers fix them up).
+AC_SIMD_INLINE void log_reduce(float x, float& e, float& f) noexcept {
+    const float xscaled = x * 0x1p23f;
+    const bool tiny = xscaled < 0x1p-103f;  // x < 2^-126 (see log(float))
+    const float xs = tiny ? xscaled : x;
+    const uint32_t eadd = tiny ? 0u : 23u;
+    uint32_t ix = bit_cast<uint32_t>(xs);
+    ix += 0x3f800000u - 0x3f3504f3u;
+    e = bit_cast<float>(((ix >> 23) + eadd) | 0x4b000000u) - (0x1p23f + 150.0f);
+    f = bit_cast<float>((ix & 0x007fffffu) + 0x3f3504f3u) - 1.0f;
+}
+// The same for a positive normal finite x (log_in_common): 5 integer operations and a
+// conversion, no scaling.  e and f are the same values as log_reduce's.
+AC_SIMD_INLINE void log_reduce_normal(float x, float& e, float& f) noexcept {
+    const uint32_t bits = bit_cast<uint32_t>(x);
+    const int32_t ix = static_cast<int32_t>(bits - 0x3f3504f3u);
+    e = static_cast<float>(ix >> 23);  // (arithmetic shift: floor)
+    f = bit_cast<float>(bits - (static_cast<uint32_t>(ix) & 0xff800000u)) - 1.0f;
+}
+// x is a positive normal finite float: the domain where the log family's kernels run without
+// the subnormal scaling and the special-value fixups (kernel_loops.h, HasCommonBranch).
+AC_SIMD_INLINE bool log_in_common(float x) noexcept {
+    return bit_cast<uint32_t>(x) - 0x00800000u < 0x7f000000u;
+}
+}  // namespace detail
+
 AC_SIMD_INLINE double log(double x) noexcept {
     double e, m;
     detail::log_decompose(x, e, m);
@@ -385,9 +448,8 @@ AC_SIMD_INLINE double log(double x) noexcept {
 // expm1, log1p, tanh (float, double)
 //
 // double versions are built on the exp/log machinery above; the float
-// versions evaluate the double version and round once, which keeps them
-// within 1 ulp of the correctly rounded result at the cost of half the SIMD
-// width (these are less hot than exp/log). All use copysign(result, x) to get
+// versions are float arithmetic with compensated sums (16 lanes on AVX-512), < 1 ulp.
+// All use copysign(result, x) to get
 // the sign of zero right: expm1, log1p (on its domain) and tanh have the sign
 // of x. (copysign is a bit operation and vectorizes.)
 // ---------------------------------------------------------------------------
@@ -414,8 +476,74 @@ AC_SIMD_INLINE double expm1(double x) noexcept {
     return __builtin_copysign(res, x);  // expm1(-0) = -0; NaN keeps its payload
 }
 
+// expm1 (float), in float arithmetic (evaluating the double expm1 and rounding took 2.5x
+// NumPy's time: half the lanes and two conversions).  x = k ln2 + r as in exp (r = rh + rl,
+// rh exact), and
+//     expm1(x) = 2^k (e^r - 1) + (2^k - 1),   e^r - 1 = rh + lo,
+//     lo = rl + rh^2/2 + rl (rh + rl/2) + r^3 Q(r)
+// (rh^2/2 by one FMA on the exact rh: with the rounded r, or with exp's r^2 P(r), the
+// error of lo reached 1.29 ulp at k = 1, r = -ln2/2, where 2^k doubles it against a result of
+// 0.41; rl^2/2 matters for k near 128, where rl = -k LN2_LO is 2^-12).  Q (degree 4, relative
+// error 7.8e-8 with float coefficients) only feeds r^3 Q < 0.007.  The sum keeps its leading
+// part exact: with sh = 2^(k-1) (2^k overflows at k = 128; the final doubling is exact),
+// A = sh - 1/2 (its rounding error Alo, nonzero for |k| > 24, recovered exactly by the two
+// bracketed differences), B = sh rh (exact), S + err = A + B by Fast2Sum (|A| >= |B| for
+// every k), then 2 (S + (sh lo + err + Alo)): one significant rounding.  x is clamped to
+// [-17.5, 88.8] (expm1 rounds to -1 below -17.33, overflows above 88.73; -inf -> -1,
+// +inf -> +inf); below 2^-100 in magnitude the halving could lose bits, and expm1(x) = x
+// there.  Measured max error 0.72 ulp over every float.  Q: tools/gen_simd_math_coeffs.py.
+namespace detail {
+// 2 expm1(x)/2 before the tiny-argument and sign fixups (x already clamped); kFull = false
+// drops the rounding error of 2^(k-1) - 1/2, zero for |k| <= 24.
+template <bool kFull>
+AC_SIMD_INLINE float expm1_core(float xc) noexcept {
+    constexpr float kLog2e = 0x1.715476p+0f;
+    constexpr float kShift = 0x1.8p23f;
+    const float kf = fma(xc, kLog2e, kShift);
+    const uint32_t ku = bit_cast<uint32_t>(kf) - bit_cast<uint32_t>(kShift);
+    const float k = kf - kShift;  // [-25, 128]
+    const float rh = fma(-k, kLn2HiF, xc);  // exact
+    const float rl = -k * kLn2LoF;
+    const float r = rh + rl;
+    constexpr float q0 = 0x1.555556p-3f, q1 = 0x1.55551ap-5f, q2 = 0x1.1110f6p-7f,
+                    q3 = 0x1.6d10fcp-10f, q4 = 0x1.a0f862p-13f;
+    float q = fma(q4, r, q3);
+    q = fma(q, r, q2);
+    q = fma(q, r, q1);
+    q = fma(q, r, q0);
+    const float r2 = r * r;
+    const float t = fma(r2 * r, q, fma(fma(0.5f, rl, rh), rl, rl));
+    const float lo = fma(rh, 0.5f * rh, t);  // e^r - 1 = rh + lo
+    const float sh = bit_cast<float>((ku + 126u) << 23);  // 2^(k-1)
+    const float A = sh - 0.5f;
+    const float B = sh * rh;
+    const float S = A + B;
+    const float err = (A - S) + B;
+    if constexpr (kFull) {
+        const float Alo = (sh - (A + 0.5f)) + ((sh - A) - 0.5f);  // (sh - 1/2) - A, exactly
+        return 2.0f * (S + (fma(sh, lo, err) + Alo));
+    } else {
+        return 2.0f * (S + fma(sh, lo, err));
+    }
+}
+}  // namespace detail
 AC_SIMD_INLINE float expm1(float x) noexcept {
-    return static_cast<float>(expm1(static_cast<double>(x)));
+    if constexpr (!AC_SIMD_HAS_FMA) return static_cast<float>(expm1(static_cast<double>(x)));
+    float xc = x > 88.8f ? 88.8f : x;
+    xc = xc < -17.5f ? -17.5f : xc;
+    const float y = detail::expm1_core<true>(xc);
+    const float res = __builtin_fabsf(y) < 0x1p-100f ? x : y;
+    return __builtin_copysignf(res, x);  // expm1(-0) = -0; NaN stays NaN
+}
+// The same values for 2^-90 <= |x| < 16 (kernel_loops.h HasCommonBranch): no clamps, no
+// fixups, and 2^(k-1) - 1/2 is exact (|k| <= 24).
+AC_SIMD_INLINE bool expm1_in_common(float x) noexcept {
+    const float a = __builtin_fabsf(x);
+    return (a >= 0x1p-90f) & (a < 16.0f);
+}
+AC_SIMD_INLINE float expm1_common(float x) noexcept {
+    if constexpr (!AC_SIMD_HAS_FMA) return expm1(x);
+    return detail::expm1_core<false>(x);
 }
 
 // log1p(x) = log(u) + c with u = 1 + x rounded and the first-order
@@ -432,8 +560,47 @@ AC_SIMD_INLINE double log1p(double x) noexcept {
     return __builtin_copysign(log(u) + cc, x);  // log1p(-0) = -0
 }
 
+// log1p (float), in float arithmetic (the double evaluation took 3x NumPy's time):
+// u = 1 + x rounded, d = (1 + x) - u exactly (TwoSum), log1p(x) = log(u) + d/u (the next
+// term, (d/u)^2/2 < 2^-49, is far below an ulp), log(u) = e ln2 + log1p_ff(f) with e LN2_HI
+// exact and added by Fast2Sum, so the error is the final rounding plus log1p_ff's ~0.16 ulp:
+// measured max 0.66 ulp over every float.  Special values come from log(u) (log_fixup):
+// x = -1 -> -inf, x < -1 -> NaN, +inf -> +inf, NaN -> NaN; d/u is dropped where it is NaN
+// (x = -1, +-inf, NaN); copysign gives log1p(-0) = -0.  log1p_common: the same for
+// -1 < x < inf (where u is a positive normal float), without those fixups.
+namespace detail {
+// d/u, d = (1 + x) - u exactly (TwoSum)
+AC_SIMD_INLINE float log1p_corr(float x, float u) noexcept {
+    const float bb = u - 1.0f;
+    return ((1.0f - (u - bb)) + (x - bb)) / u;
+}
+// e ln2 + log(1 + f) + c, one significant rounding
+AC_SIMD_INLINE float log1p_sum(float e, float f, float c) noexcept {
+    float hi, lo;
+    log1p_ff(f, hi, lo);
+    const float a0 = e * kLn2HiF;  // exact
+    const float a = a0 + hi;       // Fast2Sum: |a0| >= |hi| or a0 = 0
+    return a + ((((a0 - a) + hi) + lo) + fma(e, kLn2LoF, c));
+}
+}  // namespace detail
 AC_SIMD_INLINE float log1p(float x) noexcept {
-    return static_cast<float>(log1p(static_cast<double>(x)));
+    if constexpr (!AC_SIMD_HAS_FMA) return static_cast<float>(log1p(static_cast<double>(x)));
+    const float u = 1.0f + x;
+    float e, f;
+    detail::log_reduce(u, e, f);
+    const float c = detail::log1p_corr(x, u);
+    const float res = detail::log1p_sum(e, f, c == c ? c : 0.0f);
+    return __builtin_copysignf(detail::log_fixup(u, res), x);
+}
+AC_SIMD_INLINE bool log1p_in_common(float x) noexcept {
+    return (x > -1.0f) & (x < std::numeric_limits<float>::infinity());
+}
+AC_SIMD_INLINE float log1p_common(float x) noexcept {
+    if constexpr (!AC_SIMD_HAS_FMA) return log1p(x);
+    const float u = 1.0f + x;
+    float e, f;
+    detail::log_reduce_normal(u, e, f);
+    return __builtin_copysignf(detail::log1p_sum(e, f, detail::log1p_corr(x, u)), x);
 }
 
 // tanh (double), the float design below in double precision (the earlier t/(t + 2) with
