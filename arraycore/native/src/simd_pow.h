@@ -145,6 +145,14 @@ AC_SIMD_INLINE double pow_mag_f(float e, float f, float y) noexcept {
 }
 }  // namespace detail
 
+// pow for 0 < x < inf and a finite y, where every special case of pow is out of the way: the
+// magnitude alone (the same bits as pow there).  For loops that check a block first.
+AC_SIMD_INLINE float pow_positive(float x, float y) noexcept {
+    float e, f;
+    detail::log_reduce(x, e, f);
+    return static_cast<float>(detail::pow_mag_f(e, f, y));
+}
+
 AC_SIMD_INLINE float pow(float x, float y) noexcept {
     const float ax = std::fabs(x);
     float e, f;
