@@ -83,7 +83,10 @@ AC_EG_VEC double pow_small_int(double w, double n) {
 // q >= 1e-3.  Inside s <= 100, q < 1e8 the remainder converges to full precision.
 template <bool IntS>
 AC_EG_VEC double hurwitz_zeta_v(double s, double q) {
-  auto negpow = [s](double v) {
+  // (always_inline: a plain lambda this size is inlined or not by the translation unit's
+  // growth budget, and once another kernel in the file grew (special::poly's two chains) it
+  // stayed a call and the zeta loop ran scalar, 8x slower)
+  auto negpow = [s](double v) __attribute__((always_inline)) {
     if constexpr (IntS) return pow_small_int(1.0 / v, s);
     else return simd_math::exp(-s * simd_math::log(v));
   };
