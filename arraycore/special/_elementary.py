@@ -44,16 +44,19 @@ def _native_mod():
     return _native
 
 
-def _native_rows(x, axes):
-    """(rows, n) when x is a plain contiguous float array reduced over trailing axes (the
-    native kernels' layout), else None."""
+def _native_layout(x, axes):
+    """(array, axis) for the native passes when x is a plain contiguous float array reduced
+    over one axis (x itself) or over trailing axes (x seen as (rows, n), axis 1), else
+    None."""
     _native = _native_mod()
-    if _native.any_traced(x) or not x._c_contiguous or not axes:
+    if not axes or _native.any_traced(x) or not x._c_contiguous:
         return None
+    if len(axes) == 1:
+        return x, axes[0]
     if axes != tuple(range(x.ndim - len(axes), x.ndim)):
         return None
     n = math.prod(x.shape[a] for a in axes)
-    return (x.size // n, n) if n > 0 else None
+    return (_native.reshape_view(x, [x.size // n, n]), 1) if n > 0 else None
 
 
 def _as_float_array(xp, x, name):
@@ -179,29 +182,21 @@ def softmax(x, axis=None, *, dim=None):
 
 
 def _native_logsumexp(a, axes):
-    """logsumexp of a plain contiguous float array natively (one axis, or trailing axes
-    merged into one), keepdims-shaped, else None."""
-    _native = _native_mod()
-    shape = [1 if i in axes else d for i, d in enumerate(a.shape)]
-    if len(axes) == 1 and not _native.any_traced(a) and a._c_contiguous:
-        return _native.logsumexp(a, axes[0], shape)
-    rows = _native_rows(a, axes)
-    if rows is None:
+    """logsumexp of a plain contiguous float array natively, keepdims-shaped, else None."""
+    layout = _native_layout(a, axes)
+    if layout is None:
         return None
-    return _native.logsumexp(_native.reshape_view(a, list(rows)), 1, shape)
+    shape = [1 if i in axes else d for i, d in enumerate(a.shape)]
+    return _native_mod().logsumexp(*layout, shape)
 
 
 def _native_softmax(x, axes, log):
-    """softmax / log_softmax of a plain contiguous float array natively (one axis, or
-    trailing axes merged into one), else None."""
-    _native = _native_mod()
-    if len(axes) == 1 and not _native.any_traced(x) and x._c_contiguous:
-        return _native.nn_softmax(x, axes[0], log, False, not log)
-    rows = _native_rows(x, axes)
-    if rows is None:
+    """softmax / log_softmax of a plain contiguous float array natively, else None."""
+    layout = _native_layout(x, axes)
+    if layout is None:
         return None
-    y = _native.nn_softmax(_native.reshape_view(x, list(rows)), 1, log, False, not log)
-    return _native.reshape_view(y, list(x.shape))
+    y = _native_mod().nn_softmax(*layout, log, False, not log)
+    return y if y.shape == x.shape else _native_mod().reshape_view(y, list(x.shape))
 
 
 def log_softmax(x, axis=None, *, dim=None):

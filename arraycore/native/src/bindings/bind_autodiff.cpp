@@ -179,15 +179,7 @@ bool accepted(int mask, DType d) { return (mask >> dtype_index(d)) & 1; }
 // A weak scalar as the 0-d operand of dtype d (as try_fast_binary converts it).
 bool scalar_operand(PyObject* s, DType d, NdArray& out) {
   out = empty({}, d);
-  try {
-    python_to_element(s, d, out.data(), "asarray");
-  } catch (py::error_already_set&) {
-    PyErr_Clear();
-    return false;
-  } catch (const std::exception&) {
-    return false;
-  }
-  return true;
+  return try_python_to_element(s, d, out.data(), "asarray");
 }
 
 PyObject* shape_tuple(const NdArray& a) {

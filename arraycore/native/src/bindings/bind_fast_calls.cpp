@@ -41,15 +41,9 @@ bool weak_scalar_keeps(PyObject* s, DType d) {
   return false;
 }
 
-namespace {
-
-// The 0-d operand for a weak scalar, converted as from_scalar does (python_to_element).  A
-// value the dtype cannot hold (int8 array + 300) returns false with no error set: the Python
-// path raises the error.
-bool scalar_operand(PyObject* s, DType d, NdArray& out) {
-  out = empty({}, d);
+bool try_python_to_element(PyObject* s, DType d, char* elem, const char* who) {
   try {
-    python_to_element(s, d, out.data(), "asarray");
+    python_to_element(s, d, elem, who);
   } catch (py::error_already_set&) {
     PyErr_Clear();
     return false;
@@ -58,6 +52,16 @@ bool scalar_operand(PyObject* s, DType d, NdArray& out) {
     return false;
   }
   return true;
+}
+
+namespace {
+
+// The 0-d operand for a weak scalar, converted as from_scalar does (python_to_element).  A
+// value the dtype cannot hold (int8 array + 300) returns false with no error set: the Python
+// path raises the error.
+bool scalar_operand(PyObject* s, DType d, NdArray& out) {
+  out = empty({}, d);
+  return try_python_to_element(s, d, out.data(), "asarray");
 }
 
 bool accepted(int mask, DType d) { return (mask >> dtype_index(d)) & 1; }

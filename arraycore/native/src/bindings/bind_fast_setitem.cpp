@@ -25,17 +25,7 @@ objobjargproc g_generic_slot = nullptr;  // CPython's slot caller (for `del x[k]
 // The element `value` stores as, when it is a weak Python scalar that `d` holds; false (no
 // error set) otherwise: the Python path then raises TypeError/OverflowError.
 bool scalar_element(PyObject* value, DType d, char* elem) {
-  if (!weak_scalar_keeps(value, d)) return false;
-  try {
-    python_to_element(value, d, elem, "fill");
-  } catch (py::error_already_set&) {
-    PyErr_Clear();
-    return false;
-  } catch (const std::exception&) {
-    PyErr_Clear();
-    return false;
-  }
-  return true;
+  return weak_scalar_keeps(value, d) && try_python_to_element(value, d, elem, "fill");
 }
 
 // versions.bump(x): _VERSIONS[x._buffer_ptr] += 1.

@@ -91,6 +91,9 @@ py::object try_fast_unary(const Kernel& k, int mask, PyObject* x);
 // Whether the exact Python bool/int/float `s` combined with (or stored into) an array of
 // dtype `d` keeps dtype `d` (dtypes.promote_with_scalar); false for everything else.
 bool weak_scalar_keeps(PyObject* s, DType d);
+// python_to_element(s, d, elem, who) that reports failure instead of raising: false, with no
+// Python error set, when `s` does not convert (the caller's Python path raises the error).
+bool try_python_to_element(PyObject* s, DType d, char* elem, const char* who);
 py::object try_fast_binary(const Kernel& k, int mask, PyObject* x, PyObject* y);
 
 // Runs f (returning a new reference, or nullptr with a Python error set) inside a C-level

@@ -127,14 +127,12 @@ template <class T>
 inline constexpr bool kWideIntViaDouble = is_int_v<T> && sizeof(T) == 8 && kInt64DivViaDouble;
 
 // a // b or a % b for 32- and 64-bit integers and one divisor b: by its reciprocal
-// (divide_run_by_scalar32: int32 // 7 127 -> 89 us per 1e6 on AVX-512, 290 -> 165 on AVX2,
+// (divide_run_by_scalar: int32 // 7 127 -> 89 us per 1e6 on AVX-512, 290 -> 165 on AVX2,
 // NumPy 108 / 159), for 64 bits where kWideIntViaDouble through Op::apply's double division
 // in the blocks of 256 whose values are all within 2^53.
 template <class Op, class T, bool Rem>
 void divide_by_scalar_blocks(const T* a, T b, T* o, int64_t n) {
-  if constexpr (sizeof(T) == 4) {
-    divide_run_by_scalar32<T, Rem>(a, b, o, n);
-  } else if constexpr (!kWideIntViaDouble<T>) {
+  if constexpr (sizeof(T) == 4 || !kWideIntViaDouble<T>) {
     divide_run_by_scalar<T, Rem>(a, b, o, n);
   } else {
     constexpr int64_t kBlock = 256;

@@ -1,20 +1,21 @@
 // L0: 32- and 64-bit integer floor division and remainder by one invariant divisor, through a
 // multiplication by a precomputed reciprocal (Granlund & Montgomery, "Division by Invariant
-// Integers using Multiplication", PLDI 1994, Figure 4.1) in a loop GCC vectorizes.
+// Integers using Multiplication", PLDI 1994, Figure 4.1).
 //
 // Why: x // 7 on int64 costs an integer division per element (idiv, 10-40 cycles, scalar):
-// 2.7 ms per 1e6 on AVX2 against NumPy's 0.32 ms (NumPy divides by a scalar through
+// 2.7 ms per 1e6 on AVX2 against NumPy's 0.61 ms (NumPy divides by a scalar through
 // libdivide).  Machines with AVX-512DQ already divide 64-bit integers within 2^53 through
 // double (int_math.h); this form is exact for every value on every machine.
 //
-// The quotient of an unsigned 64-bit n by d >= 1: with l = ceil(log2 d) and
-// m = floor(2^64 (2^l - d) / d) + 1 (< 2^64), t = mulhi(m, n) and
+// The quotient of an unsigned N-bit n by d >= 1 (N = 32 or 64): with l = ceil(log2 d) and
+// m = floor(2^N (2^l - d) / d) + 1 (< 2^N), t = mulhi(m, n) and
 //   q = (t + ((n - t) >> min(l, 1))) >> max(l - 1, 0),
-// exact for all n < 2^64.  Neither AVX2 nor AVX-512 has a 64-bit high multiply: mulhi is four
-// 32 x 32 -> 64-bit products of the halves (vpmuludq).  GCC's vectorizer does not see that the
-// halves are 32-bit and emulates four full 64-bit products (12 vpmuludq; 1.2 ms per 1e6 on
-// AVX2, NumPy 0.6), so x86 builds run the loop with intrinsics (divide_run_avx2: 4 lanes, also
-// on AVX-512 machines); the scalar loop takes the tail and other targets.
+// exact for all n < 2^N.  GCC's vectorizer gets the high multiply wrong for both widths: for
+// 32 bits it widens the lanes and emulates 64-bit products (24 vpmuludq per loop, 4x slower
+// than the division through double), and neither AVX2 nor AVX-512 has a 64-bit high multiply,
+// which it emulates as four full 64-bit products (12 vpmuludq; 1.2 ms per 1e6 on AVX2, NumPy
+// 0.6).  So x86 builds run the loops with intrinsics (vpmuludq on the halves or the even and
+// odd lanes); one scalar loop (divide_one) takes the tail and other targets.
 #pragma once
 
 #include <cstdint>
@@ -28,39 +29,33 @@
 
 namespace arraycore::native {
 
-struct U64Divisor {
-  uint64_t d, m;
+// The reciprocal of d >= 1 for N-bit unsigned U (Divisor<uint32_t>, Divisor<uint64_t>).
+template <class U>
+struct Divisor {
+  U d, m;
   int shift1, shift2;
 };
+template <class U>
+using DoubleWidth = std::conditional_t<sizeof(U) == 4, uint64_t, unsigned __int128>;
 
-inline U64Divisor make_u64_divisor(uint64_t d) {  // d >= 1
+template <class U>
+inline Divisor<U> make_divisor(U d) {  // d >= 1
+  using W = DoubleWidth<U>;
+  constexpr int N = 8 * sizeof(U);
   int l = 0;
-  while (l < 64 && (uint64_t(1) << l) < d) ++l;  // ceil(log2 d)
-  const unsigned __int128 two_l = static_cast<unsigned __int128>(1) << l;
-  const unsigned __int128 m = ((two_l - d) << 64) / d + 1;
-  return {d, static_cast<uint64_t>(m), l < 1 ? l : 1, l > 1 ? l - 1 : 0};
+  while (l < N && (W(1) << l) < d) ++l;  // ceil(log2 d)
+  const W m = (((W(1) << l) - d) << N) / d + 1;
+  return {d, static_cast<U>(m), l < 1 ? l : 1, l > 1 ? l - 1 : 0};
 }
 
-// The high 64 bits of a * b from four 32 x 32 -> 64-bit products (vectorizable).
-[[gnu::always_inline]] inline uint64_t mulhi_u64(uint64_t a, uint64_t b) {
-  // (uint32 halves widened at the product: the form GCC recognizes as vpmuludq; halves held
-  // in uint64 made it emulate four full 64-bit products, 12 vpmuludq)
-  const uint32_t al = static_cast<uint32_t>(a), ah = static_cast<uint32_t>(a >> 32);
-  const uint32_t bl = static_cast<uint32_t>(b), bh = static_cast<uint32_t>(b >> 32);
-  const uint64_t p0 = uint64_t(al) * bl, p1 = uint64_t(al) * bh;
-  const uint64_t p2 = uint64_t(ah) * bl, p3 = uint64_t(ah) * bh;
-  const uint64_t mid = (p0 >> 32) + static_cast<uint32_t>(p1) + static_cast<uint32_t>(p2);
-  return p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
-}
-
-[[gnu::always_inline]] inline uint64_t divide_u64(uint64_t n, uint64_t m, int shift1,
-                                                  int shift2) {
-  const uint64_t t = mulhi_u64(m, n);
-  return (t + ((n - t) >> shift1)) >> shift2;
+template <class U>
+[[gnu::always_inline]] inline U divide(U n, const Divisor<U>& v) {
+  const U t = static_cast<U>((DoubleWidth<U>(v.m) * n) >> (8 * sizeof(U)));
+  return (t + ((n - t) >> v.shift1)) >> v.shift2;
 }
 
 #if defined(__AVX2__)
-// 4 lanes of divide_u64.
+// 4 lanes of divide<uint64_t>.
 [[gnu::always_inline]] inline __m256i divide_u64x4(__m256i n, __m256i m_lo, __m256i m_hi,
                                                    __m128i shift1, __m128i shift2) {
   const __m256i n_hi = _mm256_srli_epi64(n, 32);
@@ -83,7 +78,7 @@ inline U64Divisor make_u64_divisor(uint64_t d) {  // d >= 1
 // unsigned types).
 template <bool Signed, bool Remainder>
 int64_t divide_run_avx2(const void* a_, void* o_, int64_t n, bool b_neg, uint64_t ad,
-                        const U64Divisor& v) {
+                        const Divisor<uint64_t>& v) {
   const int64_t* a = static_cast<const int64_t*>(a_);
   int64_t* o = static_cast<int64_t*>(o_);
   const __m256i zero = _mm256_setzero_si256();
@@ -125,28 +120,8 @@ int64_t divide_run_avx2(const void* a_, void* o_, int64_t n, bool b_neg, uint64_
 }
 #endif
 
-// The 32-bit form (N = 32).  The high half of a 32 x 32-bit product is one widening
-// multiply, but GCC's vectorizer widens the lanes to 64 bits and emulates 64-bit products
-// (24 vpmuludq per loop, 4x slower than the division through double), so x86 builds run
-// divide_run32_avx2: vpmuludq on the even and the odd lanes, blended.
-struct U32Divisor {
-  uint32_t d, m;
-  int shift1, shift2;
-};
-inline U32Divisor make_u32_divisor(uint32_t d) {  // d >= 1
-  int l = 0;
-  while (l < 32 && (uint64_t(1) << l) < d) ++l;
-  const uint64_t m = (((uint64_t(1) << l) - d) << 32) / d + 1;
-  return {d, static_cast<uint32_t>(m), l < 1 ? l : 1, l > 1 ? l - 1 : 0};
-}
-[[gnu::always_inline]] inline uint32_t divide_u32(uint32_t n, uint32_t m, int shift1,
-                                                  int shift2) {
-  const uint32_t t = static_cast<uint32_t>((uint64_t(m) * n) >> 32);
-  return (t + ((n - t) >> shift1)) >> shift2;
-}
-
 #if defined(__AVX2__)
-// 8 lanes of divide_u32.
+// 8 lanes of divide<uint32_t>.
 [[gnu::always_inline]] inline __m256i divide_u32x8(__m256i n, __m256i m, __m128i shift1,
                                                    __m128i shift2) {
   const __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(n, m), 32);
@@ -156,10 +131,11 @@ inline U32Divisor make_u32_divisor(uint32_t d) {  // d >= 1
   return _mm256_srl_epi32(q, shift2);
 }
 
-// The loop of divide_run_by_scalar32 over the first n - n % 8 elements (as divide_run_avx2).
+// The 32-bit loop of divide_run_by_scalar over the first n - n % 8 elements (as
+// divide_run_avx2).
 template <bool Signed, bool Remainder>
 int64_t divide_run32_avx2(const void* a_, void* o_, int64_t n, bool b_neg, uint32_t ad,
-                          const U32Divisor& v) {
+                          const Divisor<uint32_t>& v) {
   const int32_t* a = static_cast<const int32_t*>(a_);
   int32_t* o = static_cast<int32_t*>(o_);
   const __m256i zero = _mm256_setzero_si256();
@@ -197,7 +173,7 @@ int64_t divide_run32_avx2(const void* a_, void* o_, int64_t n, bool b_neg, uint3
 // the division through double 127, NumPy 108).
 template <bool Signed, bool Remainder>
 int64_t divide_run32_avx512(const void* a_, void* o_, int64_t n, bool b_neg, uint32_t ad,
-                            const U32Divisor& v) {
+                            const Divisor<uint32_t>& v) {
   const int32_t* a = static_cast<const int32_t*>(a_);
   int32_t* o = static_cast<int32_t*>(o_);
   const __m512i zero = _mm512_setzero_si512();
@@ -237,91 +213,60 @@ int64_t divide_run32_avx512(const void* a_, void* o_, int64_t n, bool b_neg, uin
 }
 #endif
 
-// divide_run_by_scalar for 32-bit integers: the same arithmetic in 32 bits.
+// One element of divide_run_by_scalar (the tail of the vector loops, and other targets).
 template <class T, bool Remainder>
-void divide_run_by_scalar32(const T* a, T b, T* o, int64_t n) {
-  static_assert(sizeof(T) == 4 && std::is_integral_v<T>);
-  if (b == 0) {
-    for (int64_t i = 0; i < n; ++i) o[i] = T(0);
-    return;
-  }
-  const bool b_neg = std::is_signed_v<T> && b < 0;
-  const uint32_t ad = b_neg ? uint32_t(0) - static_cast<uint32_t>(b) : static_cast<uint32_t>(b);
-  const U32Divisor v = make_u32_divisor(ad);
-  const uint32_t m = v.m;
-  const int s1 = v.shift1, s2 = v.shift2;
-  int64_t i = 0;
-#if defined(__AVX512F__)
-  i = divide_run32_avx512<std::is_signed_v<T>, Remainder>(a, o, n, b_neg, ad, v);
-#elif defined(__AVX2__)
-  i = divide_run32_avx2<std::is_signed_v<T>, Remainder>(a, o, n, b_neg, ad, v);
-#endif
+[[gnu::always_inline]] inline T divide_one(T a, bool b_neg, std::make_unsigned_t<T> ad,
+                                           const Divisor<std::make_unsigned_t<T>>& v) {
+  using U = std::make_unsigned_t<T>;
   if constexpr (std::is_unsigned_v<T>) {
-    for (; i < n; ++i) {
-      const uint32_t q = divide_u32(a[i], m, s1, s2);
-      o[i] = Remainder ? T(a[i] - q * ad) : T(q);
-    }
+    const U q = divide(a, v);
+    return Remainder ? T(a - q * ad) : T(q);
   } else {
-    for (; i < n; ++i) {
-      const uint32_t x = static_cast<uint32_t>(a[i]);
-      const bool a_neg = a[i] < 0;
-      const uint32_t ax = a_neg ? uint32_t(0) - x : x;
-      const bool opposite = a_neg != b_neg;
-      if constexpr (Remainder) {
-        const uint32_t ur = ax - divide_u32(ax, m, s1, s2) * ad;
-        const uint32_t mag = opposite & (ur != 0) ? ad - ur : ur;
-        o[i] = static_cast<T>(b_neg ? uint32_t(0) - mag : mag);
-      } else {
-        const uint32_t uq = divide_u32(opposite ? ax + (ad - 1) : ax, m, s1, s2);
-        o[i] = static_cast<T>(opposite ? uint32_t(0) - uq : uq);
-      }
+    const U x = static_cast<U>(a);
+    const bool a_neg = a < 0;
+    const U ax = a_neg ? U(0) - x : x;  // |a| (2^(N-1) for MIN)
+    const bool opposite = a_neg != b_neg;  // the true quotient is negative
+    if constexpr (Remainder) {
+      const U ur = ax - divide(ax, v) * ad;
+      // |r| = ur, or ad - ur when the floor moved the quotient down; r has b's sign
+      const U mag = opposite & (ur != 0) ? ad - ur : ur;
+      return static_cast<T>(b_neg ? U(0) - mag : mag);
+    } else {
+      // a negative quotient rounds away from zero: -ceil(|a| / |b|), and
+      // ceil(u / d) = floor((u + d - 1) / d) (u + d - 1 < 2^N: both are <= 2^(N-1))
+      const U uq = divide(opposite ? ax + (ad - 1) : ax, v);
+      return static_cast<T>(opposite ? U(0) - uq : uq);  // MIN // -1 wraps to MIN
     }
   }
 }
 
-// o[i] = a[i] // b (Remainder = false) or a[i] % b (true) with NumPy's semantics for a
+// o[i] = a[i] // b (Remainder = false) or a[i] % b (true) with NumPy's semantics for a 32- or
 // 64-bit integer type: floor division, the remainder taking the divisor's sign, x // 0 and
 // x % 0 giving 0, MIN // -1 wrapping to MIN.
 template <class T, bool Remainder>
 void divide_run_by_scalar(const T* a, T b, T* o, int64_t n) {
-  static_assert(sizeof(T) == 8 && std::is_integral_v<T>);
+  static_assert(std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8));
+  using U = std::make_unsigned_t<T>;
   if (b == 0) {
     for (int64_t i = 0; i < n; ++i) o[i] = T(0);
     return;
   }
   const bool b_neg = std::is_signed_v<T> && b < 0;
-  const uint64_t ad = b_neg ? uint64_t(0) - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
-  const U64Divisor v = make_u64_divisor(ad);
-  const uint64_t m = v.m;
-  const int s1 = v.shift1, s2 = v.shift2;
+  const U ad = b_neg ? U(0) - static_cast<U>(b) : static_cast<U>(b);
+  const Divisor<U> v = make_divisor(ad);
   int64_t i = 0;
+  if constexpr (sizeof(T) == 8) {
 #if defined(__AVX2__)
-  i = divide_run_avx2<std::is_signed_v<T>, Remainder>(a, o, n, b_neg, ad, v);
+    i = divide_run_avx2<std::is_signed_v<T>, Remainder>(a, o, n, b_neg, ad, v);
 #endif
-  if constexpr (std::is_unsigned_v<T>) {
-    for (; i < n; ++i) {
-      const uint64_t q = divide_u64(a[i], m, s1, s2);
-      o[i] = Remainder ? T(a[i] - q * ad) : T(q);
-    }
   } else {
-    for (; i < n; ++i) {
-      const uint64_t x = static_cast<uint64_t>(a[i]);
-      const bool a_neg = a[i] < 0;
-      const uint64_t ax = a_neg ? uint64_t(0) - x : x;  // |a| (2^63 for MIN)
-      const bool opposite = a_neg != b_neg;  // the true quotient is negative
-      if constexpr (Remainder) {
-        const uint64_t ur = ax - divide_u64(ax, m, s1, s2) * ad;
-        // |r| = ur, or ad - ur when the floor moved the quotient down; r has b's sign
-        const uint64_t mag = opposite & (ur != 0) ? ad - ur : ur;
-        o[i] = static_cast<T>(b_neg ? uint64_t(0) - mag : mag);
-      } else {
-        // a negative quotient rounds away from zero: -ceil(|a| / |b|), and
-        // ceil(u / d) = floor((u + d - 1) / d) (u + d - 1 < 2^64: both are <= 2^63)
-        const uint64_t uq = divide_u64(opposite ? ax + (ad - 1) : ax, m, s1, s2);
-        o[i] = static_cast<T>(opposite ? uint64_t(0) - uq : uq);  // MIN // -1 wraps to MIN
-      }
-    }
+#if defined(__AVX512F__)
+    i = divide_run32_avx512<std::is_signed_v<T>, Remainder>(a, o, n, b_neg, ad, v);
+#elif defined(__AVX2__)
+    i = divide_run32_avx2<std::is_signed_v<T>, Remainder>(a, o, n, b_neg, ad, v);
+#endif
   }
+  for (; i < n; ++i) o[i] = divide_one<T, Remainder>(a[i], b_neg, ad, v);
 }
 
 }  // namespace arraycore::native

@@ -206,7 +206,8 @@ void binary_loop_with_fallback(Out* o, const T* a, const T* b, int64_t n) {
 
 // An op may take over a contiguous run whose right operand is one broadcast value
 // (`static bool rhs_scalar_run(const T* a, T b, Out* o, int64_t n)`, false: not handled, the
-// generic loop runs): pow's exponent 2 is a multiplication, -1 a division.
+// generic loop, or the fallback loop of an op with needs_exact, runs): pow's exponent 2 is a
+// multiplication, -1 a division; integer // and % multiply by the divisor's reciprocal.
 template <class Op, class T, class = void>
 struct HasRhsScalarRun : std::false_type {};
 template <class Op, class T>
@@ -222,7 +223,7 @@ void binary_loop(char** p, const int64_t* s, int64_t n) {
   Out* o = reinterpret_cast<Out*>(p[0]);
   const T* a = reinterpret_cast<const T*>(p[1]);
   const T* b = reinterpret_cast<const T*>(p[2]);
-  if constexpr (HasRhsScalarRun<Op, T>::value && HasExactFallback2<Op, T>::value)
+  if constexpr (HasRhsScalarRun<Op, T>::value)
     if (s[0] == so && s[1] == st && s[2] == 0 && Op::rhs_scalar_run(a, *b, o, n)) return;
   if constexpr (HasExactFallback2<Op, T>::value) {
     if (s[0] == so && s[1] == st && s[2] == st) {
@@ -245,8 +246,6 @@ void binary_loop(char** p, const int64_t* s, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
   } else if (s[0] == so && s[1] == st && s[2] == 0) {
     const T bv = *b;
-    if constexpr (HasRhsScalarRun<Op, T>::value)
-      if (Op::rhs_scalar_run(a, bv, o, n)) return;
     for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], bv);
   } else if (s[0] == so && s[1] == 0 && s[2] == st) {
     const T av = *a;

@@ -127,61 +127,49 @@ void squared_deviations_leading(const T* x, const T* mean, T* out, int64_t R, in
   });
 }
 
+// x, mean and out as T; the means are per row (x seen as (mean.numel(), rest)) or, leading,
+// per column (x seen as (rest, mean.numel())).
 template <class T>
-void dispatch_leading(const NdArray& x, const NdArray& mean, NdArray& out, int64_t R,
-                      int64_t C) {
-  squared_deviations_leading(reinterpret_cast<const T*>(x.data()),
-                             reinterpret_cast<const T*>(mean.data()),
-                             reinterpret_cast<T*>(out.data()), R, C);
+void run_squared_deviations(const NdArray& x, const NdArray& mean, NdArray& out, bool leading) {
+  const T* xp = reinterpret_cast<const T*>(x.data());
+  const T* mp = reinterpret_cast<const T*>(mean.data());
+  T* op = reinterpret_cast<T*>(out.data());
+  const int64_t k = mean.numel(), rest = x.numel() / k;
+  if (leading)
+    squared_deviations_leading(xp, mp, op, rest, k);
+  else
+    squared_deviations_rows(xp, mp, op, k, rest);
+}
+
+// The checks and the dtype dispatch of the two entry points below (fn: the entry's name).
+NdArray squared_deviations_entry(const NdArray& x, const NdArray& mean, const char* who,
+                                 const char* fn, bool leading) {
+  const std::string name = std::string(who) + ": " + fn;
+  if (!x.is_c_contiguous() || !mean.is_c_contiguous())
+    throw ValueError(name + " needs contiguous arrays");
+  if (mean.dtype != x.dtype) throw TypeError(name + ": mean dtype differs from x's");
+  const int64_t k = mean.numel();
+  if (k < 1 || x.numel() % k != 0)
+    throw ValueError(name + ": " + std::to_string(k) + " means do not divide " +
+                     std::to_string(x.numel()) + " elements");
+  NdArray out = empty(mean.shape, x.dtype);
+  if (x.dtype == DType::Float32)
+    run_squared_deviations<float>(x, mean, out, leading);
+  else if (x.dtype == DType::Float64)
+    run_squared_deviations<double>(x, mean, out, leading);
+  else
+    throw TypeError(name + " takes float32 or float64, got " + dtype_name(x.dtype));
+  return out;
 }
 
 }  // namespace
 
 NdArray sum_squared_deviations_leading(const NdArray& x, const NdArray& mean, const char* who) {
-  const std::string name(who);
-  if (!x.is_c_contiguous() || !mean.is_c_contiguous())
-    throw ValueError(name + ": sum_squared_deviations_leading needs contiguous arrays");
-  if (mean.dtype != x.dtype)
-    throw TypeError(name + ": sum_squared_deviations_leading: mean dtype differs from x's");
-  const int64_t C = mean.numel();
-  if (C < 1 || x.numel() % C != 0)
-    throw ValueError(name + ": sum_squared_deviations_leading: " + std::to_string(C) +
-                     " means do not divide " + std::to_string(x.numel()) + " elements");
-  const int64_t R = x.numel() / C;
-  NdArray out = empty(mean.shape, x.dtype);
-  if (x.dtype == DType::Float32) dispatch_leading<float>(x, mean, out, R, C);
-  else if (x.dtype == DType::Float64) dispatch_leading<double>(x, mean, out, R, C);
-  else
-    throw TypeError(name + ": sum_squared_deviations_leading takes float32 or float64, got " +
-                    dtype_name(x.dtype));
-  return out;
+  return squared_deviations_entry(x, mean, who, "sum_squared_deviations_leading", true);
 }
 
 NdArray sum_squared_deviations(const NdArray& x, const NdArray& mean, const char* who) {
-  const std::string name(who);
-  if (!x.is_c_contiguous() || !mean.is_c_contiguous())
-    throw ValueError(name + ": sum_squared_deviations needs contiguous arrays");
-  if (mean.dtype != x.dtype)
-    throw TypeError(name + ": sum_squared_deviations: mean dtype differs from x's");
-  const int64_t rows = mean.numel();
-  if (rows < 1 || x.numel() % rows != 0)
-    throw ValueError(name + ": sum_squared_deviations: " + std::to_string(rows) +
-                     " means do not divide " + std::to_string(x.numel()) + " elements");
-  const int64_t C = x.numel() / rows;
-  NdArray out = empty(mean.shape, x.dtype);
-  if (x.dtype == DType::Float32) {
-    squared_deviations_rows(reinterpret_cast<const float*>(x.data()),
-                            reinterpret_cast<const float*>(mean.data()),
-                            reinterpret_cast<float*>(out.data()), rows, C);
-  } else if (x.dtype == DType::Float64) {
-    squared_deviations_rows(reinterpret_cast<const double*>(x.data()),
-                            reinterpret_cast<const double*>(mean.data()),
-                            reinterpret_cast<double*>(out.data()), rows, C);
-  } else {
-    throw TypeError(name + ": sum_squared_deviations takes float32 or float64, got " +
-                    dtype_name(x.dtype));
-  }
-  return out;
+  return squared_deviations_entry(x, mean, who, "sum_squared_deviations", false);
 }
 
 }  // namespace arraycore::native

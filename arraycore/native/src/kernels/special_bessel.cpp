@@ -27,7 +27,7 @@ namespace sb = special::bessel;
     [[gnu::always_inline, gnu::flatten]] static float apply(float x) {                     \
       return static_cast<float>(sb::fn##_float(static_cast<double>(x)));                   \
     }                                                                                      \
-    [[gnu::always_inline, gnu::flatten]] static double apply(double x) { return sb::fn<false>(x); } \
+    [[gnu::always_inline, gnu::flatten]] static double apply(double x) { return sb::fn(x); }       \
   };
 AC_BESSEL_I(I0, i0)
 AC_BESSEL_I(I0e, i0e)
