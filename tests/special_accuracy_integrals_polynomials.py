@@ -70,6 +70,9 @@ def build(add):
     add(Spec("hyp1f1", mpmath.hyp1f1,
              (("uniform", 0.1, 10.0), ("uniform", 0.5, 10.0), ("uniform", -30.0, 0.0)),
              "a in [0.1, 10], b in [0.5, 10], x in [-30, 0]"))
+    add(Spec("hyp1f1", mpmath.hyp1f1,
+             (("uniform", -20.0, -0.1), ("uniform", 0.5, 20.0), ("uniform", 0.0, 30.0)),
+             "a in [-20, -0.1], b in [0.5, 20], x in [0, 30] (zeros inside)"))
     add(Spec("lpmv", _lpmv, (("int", 0, 4), ("int", 0, 20), ("uniform", -0.99, 0.99)),
              "m in 0..4, integer v in 0..20, |x| <= 0.99", scale=1.0,
              notes="absolute (oscillatory, zeros inside)"))
