@@ -80,6 +80,9 @@ AVX2_ENV = {
     "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",
     "ATEN_CPU_CAPABILITY": "avx2",
     "MKL_ENABLE_INSTRUCTIONS": "AVX2",
+    # OpenBLAS (NumPy's, SciPy's and so JAX's LAPACK, and arraycore's scipy-openblas32)
+    # picks its kernels at run time too: Haswell is its AVX2 kernel set
+    "OPENBLAS_CORETYPE": "Haswell",
 }
 AVX2_XLA_FLAG = "--xla_cpu_max_isa=AVX2"
 
