@@ -188,7 +188,10 @@ inline bool betaln_inside(double a, double b) {
 // become 0: numerator and denominator are the same products).  The k = floor(m) <= 20 factors
 // z + (f + j), f = m - k, j < k (f + j exact), are masked independently and multiplied as a
 // balanced tree: the serial form (m -= 1, r *= z + m, 20 masked steps) was one dependency
-// chain of ~200 cycles per vector.
+// chain of ~200 cycles per vector.  Float results take the float tables and the plain
+// exponent of gamma_parts (as gamma's float kernel: their 1e-9 errors are far below a float
+// ulp), which saves a log correction's exp per Gamma.
+template <const auto& Q, const auto& S, bool Precise>
 AC_EG_VEC double poch_pos_v(double z, double m) {
   const double k = std::floor(m);  // 0 <= k <= 20 on the masked lanes that matter (m < 21)
   const double f = m - k;
@@ -201,8 +204,8 @@ AC_EG_VEC double poch_pos_v(double z, double m) {
   const double q8 = t[16] * t[17], q9 = t[18] * t[19];
   const double r = ((q0 * q1) * (q2 * q3)) * (((q4 * q5) * (q6 * q7)) * (q8 * q9));
   m = select_bits(m >= 1.0, f, m);
-  const GammaParts n = gamma_parts<kLgamma23D, kStirlingD, kPrecise>(z + m);
-  const GammaParts d = gamma_parts<kLgamma23D, kStirlingD, kPrecise>(z);
+  const GammaParts n = gamma_parts<Q, S, Precise>(z + m);
+  const GammaParts d = gamma_parts<Q, S, Precise>(z);
   return r * ((simd_math::exp(n.hi) * (1.0 + n.lo) * n.num * d.den) /
               (simd_math::exp(d.hi) * (1.0 + d.lo) * d.num * n.den));
 }
