@@ -68,7 +68,7 @@ def f_psiroot(t):  # d = 0.3 t
     return mp.digamma(X0+d)/d
 which = sys.argv[1]
 if which == 'erfcx':
-    fit('kErfcxD', f_erfcx, int(sys.argv[2]), 'd')  # (float results: kErfcxG, the rational tool)
+    fit('kErfcxD', f_erfcx, int(sys.argv[2]), 'd')  # (float results: kErfcxGF/kErfcxGD, the rational tool)
 if which == 'erfsmall':
     fit('kErfSmallD', f_erfsmall, int(sys.argv[2]), 'd')
 if which == 'erfmid':

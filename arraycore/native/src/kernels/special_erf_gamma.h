@@ -168,30 +168,39 @@ AC_EG_VEC float erf_f(float x) {
   return std::copysign(r, x);
 }
 
-// Float results of erfc and ndtr (Note [Float erfc]): erfcx(z) for z in [0, 10.5] to 1e-9
-// relative, in double but without a double division (vdivpd is 2-4x the cost of vdivps and
-// covers half the lanes): (z + 4) erfcx(z) = G(t), t = (z - 4)/(z + 4), a degree-10
-// polynomial (kErfcxG, 1.0e-9), and 1/(z + 4) from a float reciprocal refined by one Newton
-// step in double (relative error squared: 1e-7 -> 1e-14).
-AC_EG_VEC double erfcx_g_v(double z) {  // 0 <= z <= 10.5
-  const double d = z + 4.0;
-  const double inv0 = 1.0f / static_cast<float>(d);
-  const double inv = inv0 * (2.0 - d * inv0);
-  return poly((z - 4.0) * inv, kErfcxG) * inv;
+// Float results of erfc and ndtr (Note [Float erfc]): erfcx(z) for z in [0, 10.5] to 1.5e-8
+// relative, without a double division (vdivpd is 2-4x the cost of vdivps and covers half the
+// lanes): (z + 3) erfcx(z) = G(t), t = (z - 3)/(z + 3), a degree-9 polynomial (2.4e-9), and
+// 1/(z + 3) from a float reciprocal refined by one Newton step in double (relative error
+// squared: 1e-7 -> 1e-14).  G's terms of degree 3 and up run in float on all the float lanes
+// (kErfcxGF, in tf, t to ~2e-7), the last three Horner steps in double (kErfcxGD): those
+// terms make at most 0.3 of G (at t = -1), so the float part's rounding reaches G scaled
+// down (1.5e-8 measured against 2.4e-9 all in double), and the double lanes carry 3 fmas
+// instead of 10.  zf is z in float (rounded or exact), z in double (exact for erfc).
+AC_EG_VEC double erfcx_g_v(double z, float zf) {  // 0 <= z <= 10.5
+  const float inv0 = 1.0f / (zf + 3.0f);
+  const float tf = (zf - 3.0f) * inv0;
+  const float hf = poly(tf, kErfcxGF);
+  const double inv = inv0 * (2.0 - (z + 3.0) * inv0);
+  const double t = (z - 3.0) * inv;
+  using simd_math::detail::fma;
+  return fma(fma(fma(static_cast<double>(hf), t, kErfcxGD[0]), t, kErfcxGD[1]), t, kErfcxGD[2]) * inv;
 }
 // Note [Float erfc]: erfc(|x|) = exp(-x^2) erfcx(|x|) with x^2 = hi + lo split exactly in
 // float (FMA), exp(-hi - lo) in float (16 lanes, lo folded into the reduced argument) and
 // erfcx(|x|) from erfcx_g_v, their product in double and rounded once: max 1.7 ulp measured
 // (4e6 points), at half the time of the all-double form.  A float erfcx instead (a rational
-// in x, or G in float) measured 4.6-5 ulp: its roundings add up.  Beyond |x| = 10.2 exp is 0
-// (erfc underflows in float from 10.06), so erfcx is only needed up to the clamp at 10.5.
+// in x, or G in float) measured 4.6-5 ulp: its roundings add up (rationals in x with positive
+// coefficients too: 4.7 ulp in a float emulation).  Beyond |x| = 10.2 exp is 0 (erfc
+// underflows in float from 10.06), so erfcx is only needed up to the clamp at 10.5.
 // hi >= 200 (or inf) drops lo, which would be NaN at inf; NaN passes through exp.
 AC_EG_VEC float erfc_f(float x) {
   const float ax = std::fabs(x);
   const float hi = ax * ax;
   const float lo = select_bits(hi < 200.0f, simd_math::detail::fma(ax, ax, -hi), 0.0f);
   const float e = simd_math::exp(-hi, -lo);
-  const float r = static_cast<float>(e * erfcx_g_v(select_bits(ax < 10.5f, ax, 10.5f)));
+  const float z = select_bits(ax < 10.5f, ax, 10.5f);
+  const float r = static_cast<float>(e * erfcx_g_v(z, z));
   return select_bits(x < 0, 2.0f - r, r);
 }
 // ndtr for float results: h = erfc(|x|/sqrt 2)/2 as erfc_f, with x^2/2 = hi/2 + lo/2 (exact
@@ -201,8 +210,9 @@ AC_EG_VEC float ndtr_f(float x) {
   const float hi = ax * ax;
   const float lo = select_bits(hi < 400.0f, simd_math::detail::fma(ax, ax, -hi), 0.0f);
   const float e = simd_math::exp(-0.5f * hi, -0.5f * lo);
-  const double z = static_cast<double>(select_bits(ax < 14.8f, ax, 14.8f)) * kInvSqrt2;
-  const float h = static_cast<float>(0.5 * e * erfcx_g_v(z));
+  const float a = select_bits(ax < 14.8f, ax, 14.8f);
+  const double z = static_cast<double>(a) * kInvSqrt2;
+  const float h = static_cast<float>(0.5 * e * erfcx_g_v(z, a * static_cast<float>(kInvSqrt2)));
   return select_bits(x < 0, h, 1.0f - h);
 }
 

@@ -27,8 +27,11 @@ inline constexpr float kErfinvF[2][11] = {
 inline constexpr float kErfF1[] = {0x1.49e42c0000000p-21f, -0x1.81637e0000000p-18f, 0x1.80f29e0000000p-15f, -0x1.5de36c0000000p-12f, 0x1.14fda40000000p-9f, -0x1.76d7ca0000000p-7f, 0x1.aa9b780000000p-5f, -0x1.9a0f4a0000000p-3f, 0x1.a2385a0000000p-1f};
 // erfc(x) = Q(x - 2.71), x in [1.5, 3.92]: degree 12, max abs. error 7.0e-09
 inline constexpr float kErfcF2[] = {0x1.69cba80000000p-18f, 0x1.b9bbd20000000p-20f, -0x1.16a8ee0000000p-14f, 0x1.ed30f20000000p-14f, 0x1.0a8d9c0000000p-14f, -0x1.697c5e0000000p-11f, 0x1.e23d660000000p-10f, -0x1.9f2a020000000p-9f, 0x1.f8c4800000000p-9f, -0x1.b464a40000000p-9f, 0x1.03125e0000000p-9f, -0x1.7e5d7e0000000p-11f, 0x1.0a00180000000p-13f};
-// (z + 4) erfcx(z) = G(t), t = (z - 4)/(z + 4), z in [0, 10.5]: degree 10, max rel. error 1.0e-09
-inline constexpr double kErfcxG[] = {-0x1.89ce5756128ecp-11, -0x1.88892da1b7551p-12, 0x1.98462e8c3dfc5p-8, -0x1.aed4ba092f41fp-6, 0x1.38cd9d75fa434p-4, -0x1.64676438a518dp-3, 0x1.52cadae37c0f2p-2, -0x1.14eaa8dd82772p-1, 0x1.8be202e0fa66cp-1, -0x1.f3fe3296f8227p-1, 0x1.18932bf0ce7d1p+0};
+// (z + 3) erfcx(z) = G(t), t = (z - 3)/(z + 3), z in [0, 10.5]: degree 9, max rel. error 2.4e-09; erfc_f with exp rounded correctly: 1.31 ulp.
+// G's terms of degree 3 and up, divided by t^3, in float (kErfcxGF), the rest in double (kErfcxGD)
+inline constexpr float kErfcxGF[] = {-0x1.5338000000000p-12f, -0x1.f6f7c80000000p-12f, 0x1.93d6760000000p-9f, -0x1.41fd040000000p-10f, -0x1.b7c14c0000000p-6f, 0x1.e997a60000000p-4f, -0x1.3deac60000000p-2f};
+// the terms of G below degree 3
+inline constexpr double kErfcxGD[] = {0x1.2e3266a5697dap-1, -0x1.c44c485be3d3ep-1, 0x1.12f21de17a35ep+0};
 // ndtri's three pieces (P; see ndtri_v): max rel. errors 7.7e-17, 1.7e-17, 3.4e-17
 inline constexpr double kNdtriP[3][8] = {
     {0x1.022a24738093bp-6, 0x1.297ab0714100ep+0, 0x1.9e223b2de8fe9p+3, 0x1.873da790232c8p+5, 0x1.43cb38147033dp+6, 0x1.0159883c9129cp+6, 0x1.80d0f242c38bep+4, 0x1.b18d91e9eef75p+1},

@@ -146,7 +146,22 @@ void register_polygamma(TypeList<Ts...>) {
   (set_loop<Polygamma, Ts>(k, &polygamma_loop<Ts>, dtype_of<Ts>), ...);
 }
 AC_EG_BINARY_FAST(Zeta, eg::hurwitz_zeta_v<false>, eg::hurwitz_zeta_inside, eg::zeta)
-AC_EG_BINARY_FAST(Poch, eg::poch_pos_v, eg::poch_inside, eg::poch)
+// poch: float results from the float tables (see poch_pos_v), the scalar path as the macro's.
+struct Poch {
+  AC_EG_FAST static float apply(float a, float b) {
+    return static_cast<float>(eg::poch_pos_v<eg::kLgamma23F, eg::kStirlingF, eg::kPlain>(a, b));
+  }
+  AC_EG_FAST static double apply(double a, double b) {
+    return eg::poch_pos_v<eg::kLgamma23D, eg::kStirlingD, eg::kPrecise>(a, b);
+  }
+  template <class T> AC_EG_FAST static bool needs_exact(T a, T b) {
+    return !eg::poch_inside(static_cast<double>(a), static_cast<double>(b));
+  }
+  template <class T> static T exact(T a, T b) {  // same bits as apply inside
+    return needs_exact(a, b) ? static_cast<T>(eg::poch(static_cast<double>(a), static_cast<double>(b)))
+                             : apply(a, b);
+  }
+};
 AC_EG_BINARY_FAST(Betaln, eg::betaln_pos_v, eg::betaln_inside, eg::betaln)
 #undef AC_EG_BINARY_FAST
 AC_EG_BINARY(Binom, eg::binom)
