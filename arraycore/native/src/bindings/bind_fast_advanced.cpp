@@ -1,14 +1,15 @@
 // Native fast paths for the common advanced indices: x[idx], x[[1, 2]], x[:, idx],
-// x[..., idx] (one integer Array or list of Python ints among slices, None and Ellipsis),
-// x[mask] (a bool mask over the leading axes), and take(x, idx, axis=k).
+// x[..., idx], x[0, idx], x[i, j], x[i[:, None], j] (integer Arrays, lists of Python ints and
+// ints among slices, None and Ellipsis), x[mask] (a bool mask over the leading axes), and
+// take(x, idx, axis=k).
 //
 // The Python path (arraycore/_core/indexing.py _plan) spent ~9 us per call classifying the
 // key, converting a list through asarray and building the plan; the copy itself is
-// nanoseconds for a few rows.  With a single advanced index the plan is simple (B = the
-// index's shape, in place of the indexed axis: Note [Advanced indexing layout] in
-// kernels/gather.h), so it is built here.  Keys with several advanced parts, ints next to an
-// array, nested lists, NumPy objects, 0-d index arrays, float arrays and masks that do not
-// match go to the Python path, which computes the same plan and raises the errors.
+// nanoseconds for a few rows.  plan_int_index builds the same plan (Note [Advanced indexing
+// layout] in kernels/gather.h) here, for getitem and for setitem (bind_fast_setitem.cpp).
+// Masks anywhere but the leading axes, nested lists, NumPy objects, 0-d index arrays, float
+// arrays, indices that do not broadcast and masks that do not match go to the Python path,
+// which computes the same plan and raises the errors.
 #include "../kernels/gather.h"
 #include "fast_indexing.h"
 
@@ -83,6 +84,111 @@ const NdArray* leading_mask(const NdArray& a, PyObject* key) {
   return m;
 }
 
+namespace {
+
+constexpr Py_ssize_t kMaxKeyItems = 128;  // longer keys (None after None): the Python path
+constexpr size_t kMaxNdim = 64;           // as indexing.py _MAX_NDIM
+
+// Broadcasts `b` into `shape` (NumPy's rule); false when they do not broadcast.
+bool broadcast_into(Shape& shape, const Shape& b) {
+  if (b.size() > shape.size()) {
+    Shape wider(b.size() - shape.size(), 1);
+    for (int64_t n : shape) wider.push_back(n);
+    shape = std::move(wider);
+  }
+  const size_t off = shape.size() - b.size();
+  for (size_t d = 0; d < b.size(); ++d) {
+    int64_t& s = shape[off + d];
+    if (b[d] == s || b[d] == 1) continue;
+    if (s != 1) return false;
+    s = b[d];
+  }
+  return true;
+}
+
+}  // namespace
+
+NdArray permuted(const NdArray& a, const Shape& perm) {
+  bool identity = true;
+  for (size_t d = 0; d < perm.size(); ++d) identity = identity && perm[d] == int64_t(d);
+  if (identity) return a;  // (B first or alone: the common case, no view to check)
+  Shape shape, strides;
+  for (int64_t d : perm) {
+    shape.push_back(a.shape[d]);
+    strides.push_back(a.strides[d]);
+  }
+  return as_strided(a, shape, strides, 0, "__getitem__");
+}
+
+bool plan_int_index(const NdArray& a, PyObject* key, IntIndexPlan& plan) {
+  PyObject* single[1] = {key};
+  PyObject** items = single;
+  Py_ssize_t count = 1;
+  if (PyTuple_CheckExact(key)) {
+    items = &PyTuple_GET_ITEM(key, 0);
+    count = PyTuple_GET_SIZE(key);
+  }
+  if (count > kMaxKeyItems) return false;
+  uint8_t advanced[kMaxKeyItems];
+  bool any_array = false;  // only ints: a basic key, not this plan
+  plan.idx.clear();
+  for (Py_ssize_t j = 0; j < count; ++j) {
+    PyObject* k = items[j];
+    advanced[j] = !(k == Py_None || k == Py_Ellipsis || PySlice_Check(k));
+    if (!advanced[j]) continue;
+    NdArray idx;
+    if (PyLong_CheckExact(k)) {  // an int among arrays: a 0-d index broadcast with them
+      int overflow = 0;
+      const long long i = PyLong_AsLongLongAndOverflow(k, &overflow);
+      if (overflow) return false;
+      idx = empty({}, DType::Int64);
+      *reinterpret_cast<int64_t*>(idx.data()) = i;
+    } else if (PyList_CheckExact(k)) {
+      if (!int_list(k, idx)) return false;
+      any_array = true;
+    } else if (const NdArray* i = as_exact_array(k)) {
+      // (0-d integer arrays count as ints there: rare, left to the Python path)
+      if (!is_integer_dtype(i->dtype) || i->ndim() == 0) return false;
+      idx = i->dtype == DType::Int64 ? *i : astype(*i, DType::Int64);
+      any_array = true;
+    } else {
+      return false;  // bools, masks, NumPy objects, tracers, floats, ...
+    }
+    plan.idx.push_back(std::move(idx));
+  }
+  if (!any_array) return false;
+  int dims[kMaxKeyItems];
+  if (!fast_basic_view(a, key, advanced, plan.view, dims)) return false;
+  const int nidx = static_cast<int>(plan.idx.size());
+  plan.axes.assign(dims, dims + nidx);
+  Shape b;
+  for (const NdArray& i : plan.idx)
+    if (!broadcast_into(b, i.shape)) return false;  // (the Python path's "shape mismatch")
+  for (NdArray& i : plan.idx)
+    if (i.shape != b) i = broadcast_to(i, b, "__getitem__");
+  // NumPy's placement of B: where the advanced axes were when they are adjacent in the
+  // view, else first.
+  const int vnd = plan.view.ndim(), nb = static_cast<int>(b.size());
+  bool adjacent = true;
+  for (int t = 1; t < nidx; ++t) adjacent = adjacent && plan.axes[t] == plan.axes[0] + t;
+  const int p = adjacent ? plan.axes[0] : 0;
+  Shape rest;
+  for (int d = 0, t = 0; d < vnd; ++d) {
+    if (t < nidx && plan.axes[t] == d) ++t;  // (axes are increasing)
+    else rest.push_back(plan.view.shape[d]);
+  }
+  if (rest.size() + b.size() > kMaxNdim) return false;
+  plan.final_shape.assign(rest.begin(), rest.begin() + p);
+  for (int64_t n : b) plan.final_shape.push_back(n);
+  for (size_t d = p; d < rest.size(); ++d) plan.final_shape.push_back(rest[d]);
+  const int nf = static_cast<int>(plan.final_shape.size());
+  plan.perm.clear();
+  for (int d = p; d < p + nb; ++d) plan.perm.push_back(d);
+  for (int d = 0; d < p; ++d) plan.perm.push_back(d);
+  for (int d = p + nb; d < nf; ++d) plan.perm.push_back(d);
+  return true;
+}
+
 py::object try_fast_advanced_getitem(const NdArray& a, PyObject* key) {
   if (const NdArray* m = leading_mask(a, key)) {
     Shape shape{count_true(*m)};
@@ -91,36 +197,13 @@ py::object try_fast_advanced_getitem(const NdArray& a, PyObject* key) {
     maybe_nogil(a.numel(), [&] { mask_select(a, *m, out); });
     return wrap_fresh_array(std::move(out));
   }
-  PyObject* single[1] = {key};
-  PyObject** items = single;
-  Py_ssize_t count = 1;
-  if (PyTuple_CheckExact(key)) {
-    items = &PyTuple_GET_ITEM(key, 0);
-    count = PyTuple_GET_SIZE(key);
-  }
-  // Exactly one advanced part, and no ints (an int next to an array is an advanced index
-  // too, which can move B to the front: the Python path).
-  Py_ssize_t adv = -1;
-  NdArray idx;
-  for (Py_ssize_t j = 0; j < count; ++j) {
-    PyObject* k = items[j];
-    if (k == Py_None || k == Py_Ellipsis || PySlice_Check(k)) continue;
-    if (adv >= 0) return py::object();
-    adv = j;
-    if (PyList_CheckExact(k)) {
-      if (!int_list(k, idx)) return py::object();
-    } else if (const NdArray* i = as_exact_array(k)) {
-      if (!is_integer_dtype(i->dtype) || i->ndim() == 0) return py::object();
-      idx = *i;
-    } else {
-      return py::object();
-    }
-  }
-  if (adv < 0) return py::object();
-  NdArray view;
-  int axis = -1;
-  if (!fast_basic_view(a, key, adv, view, &axis)) return py::object();
-  return wrap_fresh_array(gather_axis(view, axis, idx, "__getitem__"));
+  IntIndexPlan plan;
+  if (!plan_int_index(a, key, plan)) return py::object();
+  NdArray out = empty(plan.final_shape, a.dtype);
+  const NdArray sub = permuted(out, plan.perm);  // the kernel writes B + rest
+  maybe_nogil(out.numel(),
+              [&] { gather(plan.view, plan.axes, plan.idx, sub, "__getitem__"); });
+  return wrap_fresh_array(std::move(out));
 }
 
 // take(x, indices, /, *, axis=None) with plain Arrays, an integer index array and an int
