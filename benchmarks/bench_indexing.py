@@ -134,6 +134,7 @@ def small_cases():
             "mask": rng.random(1000) < 0.5, "row": rng.standard_normal(50),
             "ij": rng.standard_normal(10), "f32": rng.standard_normal(1000).astype(np.float32)}
     data["ic"] = data["i"][:, None]
+    data["cmask"] = rng.random(50) < 0.5
     data["vals"] = rng.standard_normal(int(data["mask"].sum()))
 
     def setitem(d, key, value):
@@ -146,6 +147,7 @@ def small_cases():
         "A[i, j]": lambda m, d: d["A"][d["i"], d["j"]],
         "A[i[:, None], j]": lambda m, d: d["A"][d["ic"], d["j"]],
         "A[[1, 2]]": lambda m, d: d["A"][[1, 2]],
+        "A[:, cmask]": lambda m, d: d["A"][:, d["cmask"]],
         "A[i] = 1.0": lambda m, d: setitem(d, lambda d: d["i"], lambda d: 1.0),
         "A[i, :] = row": lambda m, d: setitem(d, lambda d: (d["i"], slice(None)),
                                               lambda d: d["row"]),

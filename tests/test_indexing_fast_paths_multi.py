@@ -34,7 +34,7 @@ def _index_array(rng, n, shape, dtype):
 
 def _random_multi_key(rng, shape):
     """Two or three advanced parts (ints, integer arrays of broadcastable (sometimes not)
-    shapes, lists of ints) among slices, None and Ellipsis."""
+    shapes, lists of ints, 1-d bool masks) among slices, None and Ellipsis."""
     ndim = len(shape)
     n_adv = min(ndim, int(rng.integers(2, 4)))
     adv_axes = set(rng.choice(ndim, size=n_adv, replace=False).tolist())
@@ -42,8 +42,12 @@ def _random_multi_key(rng, shape):
     parts, has_array = [], False
     for d in range(ndim):
         if d in adv_axes:
-            kind = rng.integers(0, 4)
+            kind = rng.integers(0, 5)
             n = shape[d]
+            if kind == 4:  # a mask (its true count broadcast with the others, or not)
+                has_array = True
+                parts.append(rng.random(n + (rng.random() < 0.05)) < 0.4)
+                continue
             if kind == 0:  # an int
                 lo, hi = (-n, n) if rng.random() < 0.9 else (-n - 2, n + 2)
                 parts.append(int(rng.integers(lo, hi)) if hi > lo else 0)
@@ -112,6 +116,16 @@ def test_getitem_named_cases_and_zero_d():
         akey = _ac_key(key)
         np.testing.assert_array_equal(np.asarray(x[akey]), a[key])
         _same(_outcome(lambda: x[akey]), _outcome(lambda: general_getitem(x, akey)))
+    m1, m2 = np.array([True, False, True]), np.array([[True, False, True, False]] * 3)
+    for key in [(slice(None), m1), (1, m2), (m1, 0, i[:2]), (Ellipsis, m2[0][:4], 3),
+                (0, None, m2), (i[:1], m2), (slice(None), m1, [0, 4, 1][:2]), (m1[:2], 0)]:
+        akey = _ac_key(key)
+        fast = _outcome(lambda: x[akey])
+        _same(fast, _outcome(lambda: general_getitem(x, akey)))
+        ref = _outcome(lambda: a[key])
+        assert fast[0] == ref[0] or (fast[0] is IndexError and ref[0] is IndexError), key
+        if fast[0] == "ok":
+            _same(fast, ref)
     z = ac.asarray(3.0)  # 0-d: any advanced part is one index too many
     for key in ((0, [0]), (ac.asarray([0]), ac.asarray([0]))):
         _same(_outcome(lambda: z[key]), _outcome(lambda: general_getitem(z, key)))
@@ -231,7 +245,11 @@ def test_setitem_named_cases():
     for key, value in [((i,), 1.0), ((i, slice(None)), np.arange(20.0).reshape(4, 5)),
                        ((i, j), np.arange(5.0)), ((0, i), -1.0), ((i, 0), np.arange(5.0)),
                        ((slice(None), 0, i), np.arange(6.0).reshape(3, 2)),
-                       ((i[:, None], j[:, 0]), 7), ((1, slice(None), i), True)]:
+                       ((i[:, None], j[:, 0]), 7), ((1, slice(None), i), True),
+                       ((slice(None), np.array([True, False, False, True])), 0.5),
+                       ((np.array([True, False, True]), 1), np.arange(5.0)),
+                       ((0, np.array([[True] * 5, [False] * 5, [True] * 5, [False] * 5])),
+                        np.arange(10.0))]:
         fast, general, ref = _setitem_pair(a, None, key, value)
         _same(fast, general)
         _same(fast, ref)

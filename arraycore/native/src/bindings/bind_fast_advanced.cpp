@@ -1,15 +1,15 @@
 // Native fast paths for the common advanced indices: x[idx], x[[1, 2]], x[:, idx],
-// x[..., idx], x[0, idx], x[i, j], x[i[:, None], j] (integer Arrays, lists of Python ints and
-// ints among slices, None and Ellipsis), x[mask] (a bool mask over the leading axes), and
-// take(x, idx, axis=k).
+// x[..., idx], x[0, idx], x[i, j], x[i[:, None], j], x[:, mask] (integer and bool Arrays,
+// lists of Python ints and ints among slices, None and Ellipsis), x[mask] (a bool mask over
+// the leading axes: the compaction kernel), and take(x, idx, axis=k).
 //
 // The Python path (arraycore/_core/indexing.py _plan) spent ~9 us per call classifying the
 // key, converting a list through asarray and building the plan; the copy itself is
 // nanoseconds for a few rows.  plan_int_index builds the same plan (Note [Advanced indexing
 // layout] in kernels/gather.h) here, for getitem and for setitem (bind_fast_setitem.cpp).
-// Masks anywhere but the leading axes, nested lists, NumPy objects, 0-d index arrays, float
-// arrays, indices that do not broadcast and masks that do not match go to the Python path,
-// which computes the same plan and raises the errors.
+// Nested lists, NumPy objects, 0-d index arrays and masks, float arrays, indices that do not
+// broadcast and masks that do not match go to the Python path, which computes the same plan
+// and raises the errors.
 #include "../kernels/gather.h"
 #include "fast_indexing.h"
 
@@ -129,12 +129,14 @@ bool plan_int_index(const NdArray& a, PyObject* key, IntIndexPlan& plan) {
     count = PyTuple_GET_SIZE(key);
   }
   if (count > kMaxKeyItems) return false;
-  uint8_t advanced[kMaxKeyItems];
+  uint8_t advanced[kMaxKeyItems];  // axes each key item indexes (0: basic)
+  const NdArray* masks[kMaxKeyItems];
   bool any_array = false;  // only ints: a basic key, not this plan
   plan.idx.clear();
   for (Py_ssize_t j = 0; j < count; ++j) {
     PyObject* k = items[j];
     advanced[j] = !(k == Py_None || k == Py_Ellipsis || PySlice_Check(k));
+    masks[j] = nullptr;
     if (!advanced[j]) continue;
     NdArray idx;
     if (PyLong_CheckExact(k)) {  // an int among arrays: a 0-d index broadcast with them
@@ -147,18 +149,41 @@ bool plan_int_index(const NdArray& a, PyObject* key, IntIndexPlan& plan) {
       if (!int_list(k, idx)) return false;
       any_array = true;
     } else if (const NdArray* i = as_exact_array(k)) {
-      // (0-d integer arrays count as ints there: rare, left to the Python path)
-      if (!is_integer_dtype(i->dtype) || i->ndim() == 0) return false;
-      idx = i->dtype == DType::Int64 ? *i : astype(*i, DType::Int64);
+      // (0-d integer arrays count as ints there, 0-d bools as new axes: rare, left to the
+      // Python path)
+      if (i->ndim() == 0) return false;
       any_array = true;
+      if (i->dtype == DType::Bool) {  // its coordinates, once its axes are known
+        masks[j] = i;
+        advanced[j] = static_cast<uint8_t>(i->ndim());  // (at most 64)
+        continue;
+      }
+      if (!is_integer_dtype(i->dtype)) return false;
+      idx = i->dtype == DType::Int64 ? *i : astype(*i, DType::Int64);
     } else {
       return false;  // bools, masks, NumPy objects, tracers, floats, ...
     }
     plan.idx.push_back(std::move(idx));
   }
   if (!any_array) return false;
-  int dims[kMaxKeyItems];
+  int dims[kMaxNdim + 1];
+  for (Py_ssize_t j = 0, total = 0; j < count; ++j)
+    if ((total += advanced[j]) > static_cast<Py_ssize_t>(kMaxNdim)) return false;
   if (!fast_basic_view(a, key, advanced, plan.view, dims)) return false;
+  // A mask's axes must match the view's (the Python path raises, or selects nothing along
+  // an empty mask axis); it indexes them by one coordinate array each, in place.
+  for (Py_ssize_t j = 0, t = 0, n = 0; j < count; t += advanced[j], ++j) {
+    if (!advanced[j]) continue;
+    if (!masks[j]) {
+      ++n;
+      continue;
+    }
+    for (int d = 0; d < advanced[j]; ++d)
+      if (masks[j]->shape[d] != plan.view.shape[dims[t + d]]) return false;
+    std::vector<NdArray> coords = mask_nonzero(*masks[j]);
+    plan.idx.insert(plan.idx.begin() + n, coords.begin(), coords.end());
+    n += advanced[j];
+  }
   const int nidx = static_cast<int>(plan.idx.size());
   plan.axes.assign(dims, dims + nidx);
   Shape b;

@@ -5,7 +5,7 @@
 // x[10:20], where NumPy takes 0.15; 10.7 us per x[[1, 2]], NumPy 1.1).
 //
 // It only recognises keys it can answer exactly as the Python path would, and only when the
-// result is valid; everything else (bools, NumPy integers, masks past the leading axes,
+// result is valid; everything else (bools, NumPy integers, 0-d index arrays,
 // out-of-range integers, a zero step, two ellipses, too many indices) goes, untouched, to
 // `fallback` (the dispatching Python __getitem__), which raises the errors.
 //
@@ -33,7 +33,7 @@ bool fast_basic_view(const NdArray& a, PyObject* key, const uint8_t* advanced, N
   int consuming = 0, ellipses = 0;
   for (Py_ssize_t j = 0; j < count; ++j) {
     PyObject* k = items[j];
-    if (advanced && advanced[j]) ++consuming;
+    if (advanced && advanced[j]) consuming += advanced[j];
     else if (k == Py_Ellipsis) ++ellipses;
     else if (k == Py_None) continue;
     else if (PyLong_CheckExact(k) || PySlice_Check(k)) ++consuming;
@@ -45,11 +45,12 @@ bool fast_basic_view(const NdArray& a, PyObject* key, const uint8_t* advanced, N
   int dim = 0;
   for (Py_ssize_t j = 0; j < count; ++j) {
     PyObject* k = items[j];
-    if (advanced && advanced[j]) {  // an advanced axis: all of it, indexed later
-      if (advanced_dims) *advanced_dims++ = static_cast<int>(shape.size());
-      shape.push_back(a.shape[dim]);
-      strides.push_back(a.strides[dim]);
-      ++dim;
+    if (advanced && advanced[j]) {  // advanced axes: all of them, indexed later
+      for (int t = 0; t < advanced[j]; ++t, ++dim) {
+        if (advanced_dims) *advanced_dims++ = static_cast<int>(shape.size());
+        shape.push_back(a.shape[dim]);
+        strides.push_back(a.strides[dim]);
+      }
     } else if (k == Py_None) {
       shape.push_back(1);
       strides.push_back(0);

@@ -1,6 +1,6 @@
 // A native fast path for x[key] = value on a plain Array (as_exact_array: no tape state):
-// a basic key (int, slice, None, Ellipsis), a leading bool mask or a key of integer arrays,
-// int lists and ints among basic items (plan_int_index, bind_fast_advanced.cpp: x[idx] = v,
+// a basic key (int, slice, None, Ellipsis), a leading bool mask or a key of integer and bool
+// arrays, int lists and ints among basic items (plan_int_index, bind_fast_advanced.cpp: x[idx] = v,
 // x[i, j] = v, x[0, idx] = v; a repeated index keeps the last write, as NumPy), and a value
 // that is a Python bool/int/float the dtype keeps (weak_scalar_keeps: the Python path's
 // promote_with_scalar check) or an Array of a dtype that promotion with a's keeps at a's

@@ -12,17 +12,19 @@
 namespace arraycore::native::bindings {
 
 // The basic view a[key] for a key that is an int, a slice, None, Ellipsis or a tuple of them.
-// When `advanced` is given, the key items j with advanced[j] != 0 (advanced indices) are read
-// as slice(None), and the view axes they give are stored, in key order, in advanced_dims.
+// When `advanced` is given, each key item j with advanced[j] != 0 (an advanced index over
+// advanced[j] axes: 1, or a mask's ndim) is read as that many slice(None), and the view axes
+// they give are stored, in key order, in advanced_dims.
 // False when the key is not basic (or would raise: out-of-range ints, two ellipses, too many
 // indices).
 bool fast_basic_view(const NdArray& a, PyObject* key, const uint8_t* advanced, NdArray& out,
                      int* advanced_dims = nullptr);
 
 // The plan of Note [Advanced indexing layout] (kernels/gather.h), as indexing.py _plan makes
-// it, for a key of integer Arrays (at least 1-d) and flat lists of Python ints (at least one
-// of them), Python ints, slices, None and Ellipsis: the ints are advanced indices too, all of
-// them broadcast together to B.  The result has shape `final`; `perm` lists its axes in the
+// it, for a key of integer Arrays (at least 1-d), bool Arrays (at least 1-d: the coordinates
+// of their true elements) and flat lists of Python ints (at least one of them), Python ints,
+// slices, None and Ellipsis: the ints are advanced indices too, all of them broadcast
+// together to B.  The result has shape `final`; `perm` lists its axes in the
 // kernels' order (B + the rest), as a transposed view of it gives them.
 struct IntIndexPlan {
   NdArray view;                // a with every advanced axis kept whole
