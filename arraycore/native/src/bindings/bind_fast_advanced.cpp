@@ -120,6 +120,25 @@ NdArray permuted(const NdArray& a, const Shape& perm) {
   return as_strided(a, shape, strides, 0, "__getitem__");
 }
 
+namespace {
+
+// `axis` as it is numbered once the view axes drop[0..n) (increasing) are removed.
+int renumbered(int axis, const int* drop, int n) {
+  int below = 0;
+  for (int v = 0; v < n; ++v) below += drop[v] < axis;
+  return axis - below;
+}
+
+// Where B goes among the other result axes, for advanced axes axes[0..n) (increasing):
+// after the view axes before the first one when they are adjacent in the view, else first.
+int b_position(const int* axes, int n) {
+  for (int t = 1; t < n; ++t)
+    if (axes[t] != axes[0] + t) return 0;
+  return axes[0];
+}
+
+}  // namespace
+
 bool plan_int_index(const NdArray& a, PyObject* key, IntIndexPlan& plan) {
   PyObject* single[1] = {key};
   PyObject** items = single;
@@ -131,23 +150,24 @@ bool plan_int_index(const NdArray& a, PyObject* key, IntIndexPlan& plan) {
   if (count > kMaxKeyItems) return false;
   uint8_t advanced[kMaxKeyItems];  // axes each key item indexes (0: basic)
   const NdArray* masks[kMaxKeyItems];
+  bool is_array[kMaxKeyItems];      // integer index arrays (lists converted): in plan.idx
+  int64_t ints[kMaxKeyItems];       // Python ints (items with no array nor mask)
   bool any_array = false;  // only ints: a basic key, not this plan
   plan.idx.clear();
   for (Py_ssize_t j = 0; j < count; ++j) {
     PyObject* k = items[j];
     advanced[j] = !(k == Py_None || k == Py_Ellipsis || PySlice_Check(k));
     masks[j] = nullptr;
+    is_array[j] = false;
     if (!advanced[j]) continue;
     NdArray idx;
     if (PyLong_CheckExact(k)) {  // an int among arrays: a 0-d index broadcast with them
       int overflow = 0;
-      const long long i = PyLong_AsLongLongAndOverflow(k, &overflow);
+      ints[j] = PyLong_AsLongLongAndOverflow(k, &overflow);
       if (overflow) return false;
-      idx = empty({}, DType::Int64);
-      *reinterpret_cast<int64_t*>(idx.data()) = i;
     } else if (PyList_CheckExact(k)) {
       if (!int_list(k, idx)) return false;
-      any_array = true;
+      any_array = is_array[j] = true;
     } else if (const NdArray* i = as_exact_array(k)) {
       // (0-d integer arrays count as ints there, 0-d bools as new axes: rare, left to the
       // Python path)
@@ -156,47 +176,95 @@ bool plan_int_index(const NdArray& a, PyObject* key, IntIndexPlan& plan) {
       if (i->dtype == DType::Bool) {  // its coordinates, once its axes are known
         masks[j] = i;
         advanced[j] = static_cast<uint8_t>(i->ndim());  // (at most 64)
-        continue;
+      } else if (is_integer_dtype(i->dtype)) {
+        idx = i->dtype == DType::Int64 ? *i : astype(*i, DType::Int64);
+        is_array[j] = true;
+      } else {
+        return false;
       }
-      if (!is_integer_dtype(i->dtype)) return false;
-      idx = i->dtype == DType::Int64 ? *i : astype(*i, DType::Int64);
     } else {
-      return false;  // bools, masks, NumPy objects, tracers, floats, ...
+      return false;  // Python bools, NumPy objects, tracers, nested lists, floats, ...
     }
-    plan.idx.push_back(std::move(idx));
+    if (is_array[j]) plan.idx.push_back(std::move(idx));
   }
   if (!any_array) return false;
   int dims[kMaxNdim + 1];
   for (Py_ssize_t j = 0, total = 0; j < count; ++j)
     if ((total += advanced[j]) > static_cast<Py_ssize_t>(kMaxNdim)) return false;
-  if (!fast_basic_view(a, key, advanced, plan.view, dims)) return false;
-  // A mask's axes must match the view's (the Python path raises, or selects nothing along
-  // an empty mask axis); it indexes them by one coordinate array each, in place.
+  NdArray view;
+  if (!fast_basic_view(a, key, advanced, view, dims)) return false;
+  // The advanced axes in key order: ints, index arrays, and a mask's axes, which must match
+  // the view's (the Python path raises, or selects nothing along an empty mask axis) and
+  // are indexed by one coordinate array each.
+  int int_axes[kMaxNdim + 1], axes[kMaxNdim + 1];  // (stack arrays: no allocation)
+  int n_int = 0, n_axes = 0;
+  int64_t int_offset = 0;
+  bool ints_in_range = true;
   for (Py_ssize_t j = 0, t = 0, n = 0; j < count; t += advanced[j], ++j) {
     if (!advanced[j]) continue;
-    if (!masks[j]) {
+    if (masks[j]) {
+      for (int d = 0; d < advanced[j]; ++d)
+        if (masks[j]->shape[d] != view.shape[dims[t + d]]) return false;
+      std::vector<NdArray> coords = mask_nonzero(*masks[j]);
+      plan.idx.insert(plan.idx.begin() + n, coords.begin(), coords.end());
+      for (int d = 0; d < advanced[j]; ++d) axes[n_axes++] = dims[t + d];
+      n += advanced[j];
+    } else if (is_array[j]) {
+      axes[n_axes++] = dims[t];
       ++n;
-      continue;
+    } else {
+      const int64_t n = view.shape[dims[t]];
+      int64_t i = ints[j];
+      ints_in_range = ints_in_range && i >= -n && i < n;
+      int_offset += (i < 0 ? i + n : i) * view.strides[dims[t]];
+      int_axes[n_int++] = dims[t];
     }
-    for (int d = 0; d < advanced[j]; ++d)
-      if (masks[j]->shape[d] != plan.view.shape[dims[t + d]]) return false;
-    std::vector<NdArray> coords = mask_nonzero(*masks[j]);
-    plan.idx.insert(plan.idx.begin() + n, coords.begin(), coords.end());
-    n += advanced[j];
+  }
+  // An int is a 0-d advanced index: it leaves B's shape alone, and selects one element of its
+  // axis.  Unless its axis decides where B goes, it is read as a basic index (no index
+  // array, one axis less for the kernel); out-of-range ones stay advanced, for the kernel's
+  // error.
+  const int n_all = n_axes + n_int;  // dims[0..n_all): every advanced axis, in key order
+  int folded[kMaxNdim + 1];
+  for (int t = 0; t < n_axes; ++t) folded[t] = renumbered(axes[t], int_axes, n_int);
+  if (n_int && ints_in_range && b_position(dims, n_all) == b_position(folded, n_axes)) {
+    Shape shape, strides;
+    for (int d = 0, v = 0; d < view.ndim(); ++d) {
+      if (v < n_int && int_axes[v] == d) {
+        ++v;
+        continue;
+      }
+      shape.push_back(view.shape[d]);
+      strides.push_back(view.strides[d]);
+    }
+    plan.view = as_strided(view, shape, strides, int_offset, "__getitem__");
+    plan.axes.assign(folded, folded + n_axes);
+    plan.ints_folded = true;
+  } else {
+    // The ints as 0-d index arrays, in key order among the others (axes are increasing).
+    for (Py_ssize_t j = 0, t = 0, n = 0; j < count; t += advanced[j], ++j) {
+      if (!advanced[j]) continue;
+      if (masks[j] || is_array[j]) {
+        n += advanced[j];
+        continue;
+      }
+      NdArray i = empty({}, DType::Int64);
+      *reinterpret_cast<int64_t*>(i.data()) = ints[j];
+      plan.idx.insert(plan.idx.begin() + n, std::move(i));
+      ++n;
+    }
+    plan.view = std::move(view);
+    plan.axes.assign(dims, dims + n_all);
+    plan.ints_folded = false;
   }
   const int nidx = static_cast<int>(plan.idx.size());
-  plan.axes.assign(dims, dims + nidx);
   Shape b;
   for (const NdArray& i : plan.idx)
     if (!broadcast_into(b, i.shape)) return false;  // (the Python path's "shape mismatch")
   for (NdArray& i : plan.idx)
     if (i.shape != b) i = broadcast_to(i, b, "__getitem__");
-  // NumPy's placement of B: where the advanced axes were when they are adjacent in the
-  // view, else first.
   const int vnd = plan.view.ndim(), nb = static_cast<int>(b.size());
-  bool adjacent = true;
-  for (int t = 1; t < nidx; ++t) adjacent = adjacent && plan.axes[t] == plan.axes[0] + t;
-  const int p = adjacent ? plan.axes[0] : 0;
+  const int p = b_position(plan.axes.data(), nidx);
   Shape rest;
   for (int d = 0, t = 0; d < vnd; ++d) {
     if (t < nidx && plan.axes[t] == d) ++t;  // (axes are increasing)
@@ -226,8 +294,13 @@ py::object try_fast_advanced_getitem(const NdArray& a, PyObject* key) {
   if (!plan_int_index(a, key, plan)) return py::object();
   NdArray out = empty(plan.final_shape, a.dtype);
   const NdArray sub = permuted(out, plan.perm);  // the kernel writes B + rest
-  maybe_nogil(out.numel(),
-              [&] { gather(plan.view, plan.axes, plan.idx, sub, "__getitem__"); });
+  try {
+    maybe_nogil(out.numel(),
+                [&] { gather(plan.view, plan.axes, plan.idx, sub, "__getitem__"); });
+  } catch (const IndexError&) {
+    if (plan.ints_folded) return py::object();  // the Python path names its own axes
+    throw;
+  }
   return wrap_fresh_array(std::move(out));
 }
 

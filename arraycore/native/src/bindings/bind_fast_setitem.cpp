@@ -114,10 +114,17 @@ bool try_fast_setitem(PyObject* self, PyObject* key, PyObject* value) {
   // buffer is read before anything is written, as NumPy does.
   for (NdArray& i : plan.idx)
     if (i.buffer == a->buffer) i = astype(i, DType::Int64);
-  bump_version(*a);
   const NdArray values = permuted(broadcast_to(v, plan.final_shape, "__setitem__"), plan.perm);
-  maybe_nogil(values.numel(),
-              [&] { scatter(plan.view, plan.axes, plan.idx, values, "__setitem__"); });
+  // The kernel checks every index before it writes anything, so the version is bumped after
+  // a write that happened (the Python path also bumps before one that raises).
+  try {
+    maybe_nogil(values.numel(),
+                [&] { scatter(plan.view, plan.axes, plan.idx, values, "__setitem__"); });
+  } catch (const IndexError&) {
+    if (plan.ints_folded) return false;  // the Python path names its own axes
+    throw;
+  }
+  bump_version(*a);
   return true;
 }
 

@@ -32,6 +32,9 @@ struct IntIndexPlan {
   std::vector<NdArray> idx;    // int64, each of shape B
   Shape final_shape;
   Shape perm;                  // (a small vector: no allocation)
+  // Ints read as basic indices (see plan_int_index): the kernels' IndexError would then name
+  // other axes than the Python path's, so the caller hands such an error to that path.
+  bool ints_folded = false;
 };
 // False (no error set) for every other key, and for keys the Python path rejects (indices
 // that do not broadcast, too many indices, an int out of int64): that path raises.  Indices
