@@ -270,6 +270,23 @@ def test_setitem_errors_match_general_path():
         xi[ac.asarray([0, 1]), 0] = 1.5
 
 
+def test_errors_of_folded_ints_and_versions():
+    # ints read as basic indices (x[0, idx]): an index error is still the Python path's,
+    # naming the same axis, and a write that raises writes nothing
+    x = ac.asarray(np.arange(24.0).reshape(2, 3, 4))
+    for key in [(0, ac.asarray([1, 4])), (ac.asarray([0, 5]), 1), (slice(None), 2,
+                                                                   ac.asarray([-5]))]:
+        with pytest.raises(IndexError) as fast:
+            x[key]
+        with pytest.raises(IndexError) as general:
+            general_getitem(x, key)
+        assert str(fast.value) == str(general.value)
+        with pytest.raises(IndexError) as fast:
+            x[key] = 1.0
+        assert str(fast.value) == str(general.value).replace("__getitem__", "__setitem__")
+        np.testing.assert_array_equal(np.asarray(x), np.arange(24.0).reshape(2, 3, 4))
+
+
 def test_setitem_readonly_and_aliasing():
     ro = np.arange(6.0).reshape(2, 3)
     ro.flags.writeable = False
@@ -350,6 +367,18 @@ def test_autodiff_through_multi_indexing():
     ref = 2 * a
     ref[0, 1] = 0
     np.testing.assert_array_equal(np.asarray(g), ref)
+    # a plain array written with a recorded value records the write
+    z = ac.zeros((3, 4))
+    p = ac.asarray([1.0, 2.0])
+    p.requires_grad_()
+    z[ac.asarray([0, 1]), ac.asarray([1, 2])] = p * 3.0
+    ac.sum(z * z).backward()
+    np.testing.assert_array_equal(np.asarray(p.grad), [18.0, 36.0])
+    # batched index arrays (tracers) take the recorded path
+    out = ac.func.vmap(lambda k: x.detach()[k, 0])(ac.asarray([[0, 1], [2, 2]]))
+    np.testing.assert_array_equal(np.asarray(out), a[[[0, 1], [2, 2]], 0])
+    out = ac.func.vmap(lambda k: x.detach()[1, k])(ac.asarray([[0, 1], [3, 2]]))
+    np.testing.assert_array_equal(np.asarray(out), a[1, [[0, 1], [3, 2]]])
     from arraycore.autograd import forward_ad as fwd
     with fwd.dual_level():
         d = fwd.make_dual(ac.asarray(a), ac.asarray(a * 10))
