@@ -213,10 +213,9 @@ bool plan_int_index(const NdArray& a, PyObject* key, IntIndexPlan& plan) {
       axes[n_axes++] = dims[t];
       ++n;
     } else {
-      const int64_t n = view.shape[dims[t]];
-      int64_t i = ints[j];
-      ints_in_range = ints_in_range && i >= -n && i < n;
-      int_offset += (i < 0 ? i + n : i) * view.strides[dims[t]];
+      const int64_t size = view.shape[dims[t]], i = ints[j];
+      ints_in_range = ints_in_range && i >= -size && i < size;
+      int_offset += (i < 0 ? i + size : i) * view.strides[dims[t]];
       int_axes[n_int++] = dims[t];
     }
   }
