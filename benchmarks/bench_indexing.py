@@ -1,5 +1,7 @@
 """Indexing benchmarks: take, integer-array and boolean-mask selection, mask assignment,
-and a few manipulation copies, arraycore vs NumPy / PyTorch / JAX (see harness.py).
+and a few manipulation copies, arraycore vs NumPy / PyTorch / JAX (see harness.py); then the
+per-call cost of small indexing calls (the native fast paths, bind_fast_advanced.cpp,
+bind_fast_setitem.cpp, bind_fast_join.cpp).
 
     python benchmarks/bench_indexing.py --threads 1 --libs numpy,arraycore
     python benchmarks/bench_indexing.py --quick
@@ -119,7 +121,55 @@ def build_cases(quick: bool = False):
     cases.append(Case("roll 2000x2000 f32", {
         "numpy": lambda np_: (lambda: np.roll(m2, (7, -3), axis=(0, 1))), "arraycore": roll_ac},
         bytes_moved=2 * 4 * m2.size))
-    return cases
+    return cases + small_cases()
+
+
+def small_cases():
+    """Per-call cost of indexing a 100x50 / 20x30x40 float64 array with 10 indices (and of
+    joining two 1000-vectors): what the Python planning used to cost (~10 us a call)."""
+    rng = np.random.default_rng(1)
+    data = {"A": rng.standard_normal((100, 50)), "B": rng.standard_normal((20, 30, 40)),
+            "v": rng.standard_normal(1000), "idx": rng.integers(0, 30, 10),
+            "i": rng.integers(0, 100, 10), "j": rng.integers(0, 50, 10),
+            "mask": rng.random(1000) < 0.5, "row": rng.standard_normal(50),
+            "ij": rng.standard_normal(10), "f32": rng.standard_normal(1000).astype(np.float32)}
+    data["ic"] = data["i"][:, None]
+    data["cmask"] = rng.random(50) < 0.5
+    data["vals"] = rng.standard_normal(int(data["mask"].sum()))
+
+    def setitem(d, key, value):
+        d["A"][key(d)] = value(d)
+
+    calls = {
+        "A[0, idx]": lambda m, d: d["A"][0, d["idx"]],
+        "A[idx, 0]": lambda m, d: d["A"][d["idx"], 0],
+        "B[:, 0, idx]": lambda m, d: d["B"][:, 0, d["idx"]],
+        "A[i, j]": lambda m, d: d["A"][d["i"], d["j"]],
+        "A[i[:, None], j]": lambda m, d: d["A"][d["ic"], d["j"]],
+        "A[[1, 2]]": lambda m, d: d["A"][[1, 2]],
+        "A[:, cmask]": lambda m, d: d["A"][:, d["cmask"]],
+        "A[i] = 1.0": lambda m, d: setitem(d, lambda d: d["i"], lambda d: 1.0),
+        "A[i, :] = row": lambda m, d: setitem(d, lambda d: (d["i"], slice(None)),
+                                              lambda d: d["row"]),
+        "A[i, j] = 1.0": lambda m, d: setitem(d, lambda d: (d["i"], d["j"]), lambda d: 1.0),
+        "A[i, j] = vals": lambda m, d: setitem(d, lambda d: (d["i"], d["j"]),
+                                               lambda d: d["ij"]),
+        "v[mask] = vals": lambda m, d: d["v"].__setitem__(d["mask"], d["vals"]),
+        "concat f32 + f64": lambda m, d: (np.concatenate if m is np else m.concat)(
+            (d["f32"], d["v"])),
+        "stack f32, f64": lambda m, d: (np.stack if m is np else m.stack)((d["f32"], d["v"])),
+        "concat A[:, ::2], A[:, 1::2]": lambda m, d: (np.concatenate if m is np else m.concat)(
+            (d["A"][:, ::2], d["A"][:, 1::2]), axis=1),
+    }
+
+    def setup_for(call):
+        def setup(m):
+            d = {k: (v.copy() if m is np else m.asarray(v.copy())) for k, v in data.items()}
+            return lambda: call(m, d)
+        return setup
+
+    return [Case(name, {"numpy": setup_for(call), "arraycore": setup_for(call)}, fast=True)
+            for name, call in calls.items()]
 
 
 if __name__ == "__main__":

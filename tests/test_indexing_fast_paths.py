@@ -387,7 +387,7 @@ def test_concat_stack_expand_dims_take_match_numpy():
     np.testing.assert_array_equal(np.asarray(ac.expand_dims(xa, 1)), np.expand_dims(a, 1))
     np.testing.assert_array_equal(np.asarray(ac.stack([ac.asarray(1.0), ac.asarray(2.0)])),
                                   [1.0, 2.0])
-    # mixed dtypes promote (the Python path), errors are the Python path's
+    # mixed dtypes promote (test_indexing_fast_paths_multi.py), errors are the Python path's
     mixed = ac.concat([xa, ac.asarray(b.astype(np.float64))])
     assert mixed.dtype == ac.float64
     assert ac.stack([ac.asarray([1], dtype=ac.int8), ac.asarray([1.5])]).dtype == ac.float64

@@ -403,7 +403,9 @@ def tile(x, repetitions, /):
     return _native.reshape_view(out, [r * n for r, n in zip(reps, xs)])
 
 
-# Plain arrays of one dtype are joined (and expand_dims viewed) natively
-# (bind_fast_join.cpp); every other call runs the Python function above.
+# Plain arrays are joined (and expand_dims viewed) natively (bind_fast_join.cpp), in the dtype
+# _result_dtype gives, from this table; every other call runs the Python function above.
+_native.set_promotion_table([_dt.promote_types(a, b).code
+                             for a in _dt.BY_CODE for b in _dt.BY_CODE])
 concat, stack, expand_dims = (_native.fast_function(f.__name__, None, 0, f, wrapped=f)
                               for f in (concat, stack, expand_dims))

@@ -1,13 +1,13 @@
 // A native fast path for indexing: x[3], x[1:9:2], x[:, 4], x[..., None] (basic) and
-// x[idx], x[[1, 2]], x[:, idx], x[mask] (bind_fast_advanced.cpp) on a plain Array
+// x[idx], x[[1, 2]], x[:, idx], x[i, j], x[mask] (bind_fast_advanced.cpp) on a plain Array
 // (as_exact_array: no autodiff state) are computed here, without the Python frames of
 // arraycore/_core/indexing.py and of the autodiff dispatcher in front of it (1.5 us per
 // x[10:20], where NumPy takes 0.15; 10.7 us per x[[1, 2]], NumPy 1.1).
 //
 // It only recognises keys it can answer exactly as the Python path would, and only when the
-// result is valid; everything else (bools, NumPy integers, several advanced indices, ints
-// next to arrays, out-of-range integers, a zero step, two ellipses, too many indices) goes,
-// untouched, to `fallback` (the dispatching Python __getitem__), which raises the errors.
+// result is valid; everything else (bools, NumPy integers, 0-d index arrays,
+// out-of-range integers, a zero step, two ellipses, too many indices) goes, untouched, to
+// `fallback` (the dispatching Python __getitem__), which raises the errors.
 //
 // The method is a C function in the type's mp_subscript slot (x[k]) and a method descriptor
 // for the __getitem__ attribute (x.__getitem__(k)): a pybind11 function there cost about
@@ -20,8 +20,8 @@ namespace {
 constexpr int kMaxNdim = 64;  // as arraycore/_core/indexing.py _MAX_NDIM
 }  // namespace
 
-bool fast_basic_view(const NdArray& a, PyObject* key, Py_ssize_t skip, NdArray& out,
-                     int* skip_dim) {
+bool fast_basic_view(const NdArray& a, PyObject* key, const uint8_t* advanced, NdArray& out,
+                     int* advanced_dims) {
   PyObject* single[1] = {key};
   PyObject** items = single;
   Py_ssize_t count = 1;
@@ -33,7 +33,7 @@ bool fast_basic_view(const NdArray& a, PyObject* key, Py_ssize_t skip, NdArray& 
   int consuming = 0, ellipses = 0;
   for (Py_ssize_t j = 0; j < count; ++j) {
     PyObject* k = items[j];
-    if (j == skip) ++consuming;
+    if (advanced && advanced[j]) consuming += advanced[j];
     else if (k == Py_Ellipsis) ++ellipses;
     else if (k == Py_None) continue;
     else if (PyLong_CheckExact(k) || PySlice_Check(k)) ++consuming;
@@ -45,11 +45,12 @@ bool fast_basic_view(const NdArray& a, PyObject* key, Py_ssize_t skip, NdArray& 
   int dim = 0;
   for (Py_ssize_t j = 0; j < count; ++j) {
     PyObject* k = items[j];
-    if (j == skip) {  // the advanced axis: all of it, indexed later
-      if (skip_dim) *skip_dim = static_cast<int>(shape.size());
-      shape.push_back(a.shape[dim]);
-      strides.push_back(a.strides[dim]);
-      ++dim;
+    if (advanced && advanced[j]) {  // advanced axes: all of them, indexed later
+      for (int t = 0; t < advanced[j]; ++t, ++dim) {
+        if (advanced_dims) *advanced_dims++ = static_cast<int>(shape.size());
+        shape.push_back(a.shape[dim]);
+        strides.push_back(a.strides[dim]);
+      }
     } else if (k == Py_None) {
       shape.push_back(1);
       strides.push_back(0);
@@ -96,7 +97,7 @@ PyObject* subscript(PyObject* self, PyObject* key) {
   return call_translating([&]() -> PyObject* {
     if (const NdArray* a = as_exact_array(self)) {
       NdArray view;
-      if (fast_basic_view(*a, key, -1, view)) return wrap_fresh_array(std::move(view)).release().ptr();
+      if (fast_basic_view(*a, key, nullptr, view)) return wrap_fresh_array(std::move(view)).release().ptr();
       py::object r = try_fast_advanced_getitem(*a, key);
       if (r) return r.release().ptr();
     }

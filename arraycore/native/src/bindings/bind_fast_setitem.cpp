@@ -1,15 +1,18 @@
 // A native fast path for x[key] = value on a plain Array (as_exact_array: no tape state):
-// a basic key (int, slice, None, Ellipsis) or a leading bool mask, and a value that is a
-// Python bool/int/float the dtype keeps (weak_scalar_keeps: the Python path's
-// promote_with_scalar check) or an Array of the same dtype.  It does what the Python path
+// a basic key (int, slice, None, Ellipsis), a leading bool mask or a key of integer and bool
+// arrays, int lists and ints among basic items (plan_int_index, bind_fast_advanced.cpp: x[idx] = v,
+// x[i, j] = v, x[0, idx] = v; a repeated index keeps the last write, as NumPy), and a value
+// that is a Python bool/int/float the dtype keeps (weak_scalar_keeps: the Python path's
+// promote_with_scalar check) or an Array of a dtype that promotion with a's keeps at a's
+// (_check_stored_value's rule; cast as the Python path casts).  It does what the Python path
 // (arraycore/autodiff/install.py __setitem__ -> _core/array_methods.py _setitem) does for
 // them: bump the buffer's version counter (autodiff/versions.py: the tape compares it with
 // the version a node saved), then fill or copy.  v[5] = 2.0 cost 1.8 us through the three
 // Python frames (NumPy 0.12 us).
 //
-// Everything else (advanced keys, NumPy scalars, arrays of other dtypes, values the dtype
-// cannot hold, read-only arrays, tracers and arrays with tape state) goes to the Python
-// __setitem__, which records in-place writes on the tape and raises the errors.
+// Everything else (other advanced keys, NumPy scalars, values the dtype cannot hold,
+// read-only arrays, tracers and arrays with tape state) goes to the Python __setitem__, which
+// records in-place writes on the tape and raises the errors.
 #include <cstring>
 
 #include "../kernels/gather.h"
@@ -45,6 +48,25 @@ void bump_version(const NdArray& a) {
     throw py::error_already_set();
 }
 
+// The value an advanced write of result shape `shape` stores: `src` (in a's dtype, read
+// first when it shares a's buffer), or the scalar `elem` as a 0-d array.  False when `src` does not
+// broadcast to `shape`: the Python path words that error.
+bool stored_value(const NdArray& a, const NdArray* src, const char* elem, const Shape& shape,
+                  NdArray& v) {
+  if (!src) {
+    v = empty({}, a.dtype);
+    std::memcpy(v.data(), elem, a.itemsize());
+    return true;
+  }
+  if (src->ndim() > static_cast<int>(shape.size())) return false;
+  for (int d = 1; d <= src->ndim(); ++d) {
+    const int64_t s = src->shape[src->ndim() - d], t = shape[shape.size() - d];
+    if (s != t && s != 1) return false;
+  }
+  v = src->buffer == a.buffer || src->dtype != a.dtype ? astype(*src, a.dtype) : *src;
+  return true;
+}
+
 // True when the write was done here.
 bool try_fast_setitem(PyObject* self, PyObject* key, PyObject* value) {
   const NdArray* a = as_exact_array(self);
@@ -53,12 +75,15 @@ bool try_fast_setitem(PyObject* self, PyObject* key, PyObject* value) {
   const NdArray* src = nullptr;
   if (Py_TYPE(value) == reinterpret_cast<PyTypeObject*>(array_type_object())) {
     src = as_exact_array(value);
-    if (!src || src->dtype != a->dtype) return false;
+    DType joined;  // a value of a dtype `a` holds (promotion keeps a's dtype) is cast
+    if (!src || (src->dtype != a->dtype && !(try_promote_types(a->dtype, src->dtype, joined) &&
+                                             joined == a->dtype)))
+      return false;
   } else if (!scalar_element(value, a->dtype, elem)) {
     return false;
   }
   NdArray view;
-  if (fast_basic_view(*a, key, -1, view)) {
+  if (fast_basic_view(*a, key, nullptr, view)) {
     bump_version(*a);
     if (src) {
       maybe_nogil(view.numel(), [&] { copy_into(view, *src); });  // (its broadcast error)
@@ -71,27 +96,35 @@ bool try_fast_setitem(PyObject* self, PyObject* key, PyObject* value) {
     }
     return true;
   }
-  const NdArray* m = leading_mask(*a, key);
-  if (!m) return false;
-  Shape shape{count_true(*m)};
-  for (int d = m->ndim(); d < a->ndim(); ++d) shape.push_back(a->shape[d]);
+  if (const NdArray* m = leading_mask(*a, key)) {
+    Shape shape{count_true(*m)};
+    for (int d = m->ndim(); d < a->ndim(); ++d) shape.push_back(a->shape[d]);
+    NdArray v;
+    if (!stored_value(*a, src, elem, shape, v)) return false;
+    bump_version(*a);
+    v = broadcast_to(v, shape, "__setitem__");
+    maybe_nogil(a->numel(), [&] { mask_assign(*a, *m, v); });
+    return true;
+  }
+  IntIndexPlan plan;
+  if (!plan_int_index(*a, key, plan)) return false;
   NdArray v;
-  if (src) {
-    // A value that does not broadcast: the Python path words that error.
-    if (src->ndim() > static_cast<int>(shape.size())) return false;
-    for (int d = 1; d <= src->ndim(); ++d) {
-      const int64_t s = src->shape[src->ndim() - d], t = shape[shape.size() - d];
-      if (s != t && s != 1) return false;
-    }
-    // Read everything first when the value shares the buffer (as mask_assign's binding).
-    v = src->buffer == a->buffer ? astype(*src, a->dtype) : *src;
-  } else {
-    v = empty({}, a->dtype);
-    std::memcpy(v.data(), elem, a->itemsize());
+  if (!stored_value(*a, src, elem, plan.final_shape, v)) return false;
+  // The kernel reads the indices twice (checks, then writes): an index array in a's own
+  // buffer is read before anything is written, as NumPy does.
+  for (NdArray& i : plan.idx)
+    if (i.buffer == a->buffer) i = astype(i, DType::Int64);
+  const NdArray values = permuted(broadcast_to(v, plan.final_shape, "__setitem__"), plan.perm);
+  // The kernel checks every index before it writes anything, so the version is bumped after
+  // a write that happened (the Python path also bumps before one that raises).
+  try {
+    maybe_nogil(values.numel(),
+                [&] { scatter(plan.view, plan.axes, plan.idx, values, "__setitem__"); });
+  } catch (const IndexError&) {
+    if (plan.ints_folded) return false;  // the Python path names its own axes
+    throw;
   }
   bump_version(*a);
-  v = broadcast_to(v, shape, "__setitem__");
-  maybe_nogil(a->numel(), [&] { mask_assign(*a, *m, v); });
   return true;
 }
 

@@ -46,6 +46,10 @@ AC_BINDINGS(indexing) {
         [](const NdArray& dst, const std::vector<int>& axes, const std::vector<NdArray>& idx,
            const NdArray& values, const std::string& who) {
           std::vector<NdArray> i64 = as_int64(idx, who.c_str());
+          // The kernel reads the indices twice (checks, then writes): indices in dst's own
+          // buffer are read before anything is written.
+          for (NdArray& i : i64)
+            if (i.buffer == dst.buffer) i = astype(i, DType::Int64);
           NdArray v = values;
           // Cast, and read everything first when the values share memory with dst.
           if (v.dtype != dst.dtype || v.buffer == dst.buffer) v = astype(v, dst.dtype);

@@ -61,6 +61,9 @@ void cache_array_type(py::handle cls);
 py::object try_fast_concat(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 py::object try_fast_stack(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 py::object try_fast_expand_dims(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+// dtypes.py promote_types(a, b) into `out`, from the table Python sets at import
+// (set_promotion_table, bind_fast_join.cpp); false before it is set.
+bool try_promote_types(DType a, DType b, DType& out);
 
 // Applies an elementwise kernel (op_registry.h), releasing the GIL for large inputs.
 NdArray apply_kernel_nogil(const Kernel& k, const NdArray* const* inputs, int n);

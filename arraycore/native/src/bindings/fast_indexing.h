@@ -1,6 +1,6 @@
 // The native indexing fast paths, shared by the files that implement them:
 //   bind_fast_getitem.cpp   basic views, and the Array's __getitem__ slot
-//   bind_fast_advanced.cpp  one integer array / list of ints, a leading bool mask, take
+//   bind_fast_advanced.cpp  integer arrays / lists of ints / ints, a leading bool mask, take
 //   bind_fast_setitem.cpp   the Array's __setitem__ slot
 // Each recogniser computes exactly what arraycore/_core/indexing.py computes for the keys it
 // takes, and returns "not taken" (a null object or false, no Python error set) for every
@@ -12,14 +12,40 @@
 namespace arraycore::native::bindings {
 
 // The basic view a[key] for a key that is an int, a slice, None, Ellipsis or a tuple of them.
-// When `skip` >= 0 the key item at that position (an advanced index) is read as slice(None),
-// and the view axis it gives is stored in *skip_dim.  False when the key is not basic (or
-// would raise: out-of-range ints, two ellipses, too many indices).
-bool fast_basic_view(const NdArray& a, PyObject* key, Py_ssize_t skip, NdArray& out,
-                     int* skip_dim = nullptr);
+// When `advanced` is given, each key item j with advanced[j] != 0 (an advanced index over
+// advanced[j] axes: 1, or a mask's ndim) is read as that many slice(None), and the view axes
+// they give are stored, in key order, in advanced_dims.
+// False when the key is not basic (or would raise: out-of-range ints, two ellipses, too many
+// indices).
+bool fast_basic_view(const NdArray& a, PyObject* key, const uint8_t* advanced, NdArray& out,
+                     int* advanced_dims = nullptr);
 
-// a[key] for a key with one advanced part (an integer Array or a list of Python ints, among
-// slices, None and Ellipsis) or a bool mask over the leading axes (alone or before '...').
+// The plan of Note [Advanced indexing layout] (kernels/gather.h), as indexing.py _plan makes
+// it, for a key of integer Arrays (at least 1-d), bool Arrays (at least 1-d: the coordinates
+// of their true elements) and flat lists of Python ints (at least one of them), Python ints,
+// slices, None and Ellipsis: the ints are advanced indices too, all of them broadcast
+// together to B.  The result has shape `final`; `perm` lists its axes in the
+// kernels' order (B + the rest), as a transposed view of it gives them.
+struct IntIndexPlan {
+  NdArray view;                // a with every advanced axis kept whole
+  std::vector<int> axes;       // the view axes that are indexed
+  std::vector<NdArray> idx;    // int64, each of shape B
+  Shape final_shape;
+  Shape perm;                  // (a small vector: no allocation)
+  // Ints read as basic indices (see plan_int_index): the kernels' IndexError would then name
+  // other axes than the Python path's, so the caller hands such an error to that path.
+  bool ints_folded = false;
+};
+// False (no error set) for every other key, and for keys the Python path rejects (indices
+// that do not broadcast, too many indices, an int out of int64): that path raises.  Indices
+// out of range are left to the kernels, which raise the Python path's IndexError.
+bool plan_int_index(const NdArray& a, PyObject* key, IntIndexPlan& plan);
+
+// `a` with its axes in the order `perm` (a view).
+NdArray permuted(const NdArray& a, const Shape& perm);
+
+// a[key] for a key plan_int_index takes, or a bool mask over the leading axes (alone or
+// before '...').
 py::object try_fast_advanced_getitem(const NdArray& a, PyObject* key);
 
 // A mask a[mask] can take with the compaction kernel: an exact bool Array (no tape state) of
