@@ -184,6 +184,22 @@ def test_batches(lines, n):
                 n * np.fft.irfft(h.astype(np.complex128), n, axis=1).T, np.float32, n, "c2r cols")
 
 
+# r2c of rows splits the spectrum of 16 float32 / 8 float64 lines (AVX2 builds) at a
+# time and scatters it at once: line counts around the group and batch edges (a batch is 48
+# float32 lines at these lengths), lengths with and without a tail of bins, contiguous and
+# strided input, a scale that is no power of two.
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("lines", [2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 47, 48, 49, 97])
+def test_r2c_row_groups(dt, lines):
+    rng = np.random.default_rng(6)
+    cdt = np.complex64 if dt == np.float32 else np.complex128
+    for n in [2, 4, 6, 18, 64, 1024]:
+        wide = rng.standard_normal((2 * lines, n + 3)).astype(dt)
+        for name, a in [("C", wide[:lines, :n].copy()), ("strided", wide[::2, 1:n + 1])]:
+            check_close(N.fft_r2c(from_numpy_view(a), 1, 0.3),
+                        0.3 * np.fft.rfft(a.astype(np.float64), axis=1), cdt, n, f"{name} n={n}")
+
+
 def test_threads_agree():
     rng = np.random.default_rng(6)
     x = rand_complex(rng, (64, 4096), np.complex128)
