@@ -145,7 +145,23 @@ void register_polygamma(TypeList<Ts...>) {
   Kernel& k = KernelRegistry::instance().define("polygamma", 2, 100.0);
   (set_loop<Polygamma, Ts>(k, &polygamma_loop<Ts>, dtype_of<Ts>), ...);
 }
-AC_EG_BINARY_FAST(Zeta, eg::hurwitz_zeta_v<false>, eg::hurwitz_zeta_inside, eg::zeta)
+// zeta: float results from 3 direct terms and 8 Euler-Maclaurin corrections instead of
+// 10 and 12 (four exp/log pairs instead of eleven: 2.5x faster), at most 0.516 ulp from the
+// float64 value on 8e6 random points of s in (1, 100], q in [1e-3, 1e8] (2 direct terms:
+// 12 ulp; 4 and 5: 0.507).
+struct Zeta {
+  AC_EG_FAST static float apply(float s, float q) {
+    return static_cast<float>(eg::hurwitz_zeta_v<false, 3, 8>(s, q));
+  }
+  AC_EG_FAST static double apply(double s, double q) { return eg::hurwitz_zeta_v<false>(s, q); }
+  template <class T> AC_EG_FAST static bool needs_exact(T s, T q) {
+    return !eg::hurwitz_zeta_inside(static_cast<double>(s), static_cast<double>(q));
+  }
+  template <class T> static T exact(T s, T q) {  // same bits as apply inside
+    return needs_exact(s, q) ? static_cast<T>(eg::zeta(static_cast<double>(s), static_cast<double>(q)))
+                             : apply(s, q);
+  }
+};
 // poch: float results from the float tables (see poch_pos_v), the scalar path as the macro's.
 struct Poch {
   AC_EG_FAST static float apply(float a, float b) {

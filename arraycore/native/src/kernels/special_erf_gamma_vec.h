@@ -76,12 +76,13 @@ AC_EG_VEC double pow_small_int(double w, double n) {
 
 // Hurwitz zeta(s, q) = sum_{k>=0} (q + k)^-s for s > 1, q > 0: Euler-Maclaurin summation as
 // hurwitz_em (DLMF 25.11.5 with the remainder in Bernoulli numbers, 2.10.1), branch-free:
-// always the ten direct terms k < 10, then at a = q + 10 >= 10
-//   a^(1-s)/(s-1) + a^-s/2 + sum_{j=1}^{12} B_2j/(2j)! s (s+1) ... (s+2j-2) a^(-s-2j+1).
+// always the kDirect (10) direct terms k < kDirect, then at a = q + kDirect
+//   a^(1-s)/(s-1) + a^-s/2 + sum_{j=1}^{kBernoulli} B_2j/(2j)! s (s+1) ... (s+2j-2) a^(-s-2j+1)
+// (kBernoulli 12; float results need fewer of both, see Zeta in special_erf_gamma_gamma.cpp).
 // IntS (s an integer below 64, as for polygamma): the powers by binary powering of 1/(q + k);
 // else exp(-s log(q + k)), whose error s |log(q + k)| eps stays below 5e-14 for s <= 60,
 // q >= 1e-3.  Inside s <= 100, q < 1e8 the remainder converges to full precision.
-template <bool IntS>
+template <bool IntS, int kDirect = 10, int kBernoulli = 12>
 AC_EG_VEC double hurwitz_zeta_v(double s, double q) {
   // (always_inline: a plain lambda this size is inlined or not by the translation unit's
   // growth budget, and once another kernel in the file grew (special::poly's two chains) it
@@ -92,14 +93,14 @@ AC_EG_VEC double hurwitz_zeta_v(double s, double q) {
   };
   double sum = 0.0;
 #pragma GCC unroll 10
-  for (int k = 0; k < 10; ++k) sum += negpow(q + k);
-  const double a = q + 10.0;
+  for (int k = 0; k < kDirect; ++k) sum += negpow(q + k);
+  const double a = q + kDirect;
   const double as = negpow(a);  // a^-s
   const double ia2 = 1.0 / (a * a);
   double fac = s * as / a;  // s a^(-s-1)
   double tail = 0.0;
 #pragma GCC unroll 12
-  for (int j = 0; j < 12; ++j) {
+  for (int j = 0; j < kBernoulli; ++j) {
     tail += kB2jOverFact[j] * fac;
     fac *= (s + (2 * j + 1)) * (s + (2 * j + 2)) * ia2;
   }
