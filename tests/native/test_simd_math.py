@@ -88,6 +88,7 @@ K(k_acos_d, double, acos)
 #undef K
 #define K(name, T, f) void name(const T* a, const T* b, T* o, int64_t n) { for (int64_t i = 0; i < n; i++) o[i] = sm::f(a[i], b[i]); }
 K(k_atan2_f, float, atan2)
+K(k_atan2c_f, float, atan2_common)
 K(k_atan2_d, double, atan2)
 // simd_pow.h
 K(k_pow_f, float, pow)
