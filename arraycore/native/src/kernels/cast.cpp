@@ -77,7 +77,7 @@ void cast_inner(char** p, const int64_t* s, int64_t n) {
       // narrower (apply_kernel copies an input that overlaps the output other than element
       // for element) or a separate buffer.  It also needs a vector conversion: AVX2 has
       // none to 64-bit integers (0.47 -> 0.71 ms per 1e6 float64 -> int64 there), nor to
-      // unsigned ones.  float64 -> int32 per 1e6: 0.18 -> 0.135 ms on AVX2, 0.134 -> 0.12 on
+      // unsigned ones.  float64 -> int32 per 1e6: 0.18 -> 0.13 ms on AVX2, 0.14 -> 0.122 on
       // AVX-512 (the separate test pass before the conversion cost as much as the
       // conversion).  The flag is as wide as From there: an int made GCC narrow each 64-bit
       // compare mask.  (The conversion runs before the test: the hardware's answer for an
