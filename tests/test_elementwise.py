@@ -453,12 +453,14 @@ def test_clip_with_one_bound_and_broadcasting_bounds(dtype):
 @pytest.mark.parametrize("name", ["sin", "cos", "tanh"])
 def test_vectorized_transcendentals_on_every_range(name, dtype):
     """Real sin/cos/tanh run vectorized polynomial evaluations; sin/cos send blocks holding
-    |x| > 2^20, inf or NaN to libm.  float32 results are within 1 ulp of the correctly rounded
-    value, float64 within 2 ulp of NumPy's (libm, itself within 1 ulp), on every range, in
-    blocks that mix fast and fallback inputs, with the sign of zero kept."""
+    |x| > 2^20, inf or NaN to libm (float32 sin/cos: blocks within |x| <= 512 run in float
+    arithmetic, blocks within 2^20 in double).  float32 results are within 1 ulp of the
+    correctly rounded value, float64 within 2 ulp of NumPy's (libm, itself within 1 ulp), on
+    every range, in blocks that mix fast and fallback inputs, with the sign of zero kept."""
     rng = np.random.default_rng(7)
     big = 38 if dtype == "float32" else 300
-    parts = [rng.uniform(-10, 10, 3000), rng.uniform(-2.0**20, 2.0**20, 3000),
+    parts = [rng.uniform(-10, 10, 3000), rng.uniform(-512, 512, 3000),
+             rng.uniform(500, 530, 1000), rng.uniform(-2.0**20, 2.0**20, 3000),
              rng.uniform(-1e9, 1e9, 300), 10.0 ** rng.uniform(-40, big, 1000),
              -(10.0 ** rng.uniform(-40, big, 1000)),
              [0.0, -0.0, np.inf, -np.inf, np.nan, 2.0**20, -(2.0**20), 2.0**20 + 1, 3e38]]
@@ -481,3 +483,39 @@ def test_vectorized_transcendentals_on_every_range(name, dtype):
     assert np.abs(g - w).max() <= tol
     zeros = want[ok] == 0
     np.testing.assert_array_equal(np.signbit(got[ok][zeros]), np.signbit(want[ok][zeros]))
+
+
+def test_atan2_float32_common_and_special_blocks():
+    """float32 atan2 runs blocks of all-ordinary pairs (finite, |y|, |x| >= 2^-100,
+    |y| != |x|) through a branch without the special-case selects (blocks of 1024, computed
+    and tested in one pass): every block kind, mixed with zeros,
+    infinities, NaN, equal magnitudes and tiny values, within 1 ulp of the correctly rounded
+    result, and the pairs with a zero or an infinity exactly."""
+    rng = np.random.default_rng(11)
+    n = 1024 * 6
+    y = (rng.standard_normal(n) * 10.0 ** rng.uniform(-30, 30, n)).astype(np.float32)
+    x = (rng.standard_normal(n) * 10.0 ** rng.uniform(-30, 30, n)).astype(np.float32)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 1e-31, 3e38],
+                        dtype=np.float32)
+    # blocks 1 and 3 get special values, block 4 an equal-magnitude pair; 0, 2, 5 are common
+    for blk, k in ((1, 0), (3, 2), (3, 4)):
+        y[blk * 1024 + 17 + k] = specials[k]
+        x[blk * 1024 + 700 + k] = specials[(k + 3) % specials.size]
+    y[4 * 1024 + 3] = -x[4 * 1024 + 3]
+    sy, sx = np.meshgrid(specials, specials)
+    y = np.concatenate([y, sy.ravel()])
+    x = np.concatenate([x, sx.ravel()])
+    want = np.arctan2(y.astype(np.float64), x.astype(np.float64)).astype(np.float32)
+    got = np.asarray(ac.atan2(ac.asarray(y), ac.asarray(x)))
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    ok = ~np.isnan(want)
+    g = got[ok].view(np.int32).astype(np.int64)
+    w = want[ok].view(np.int32).astype(np.int64)
+    g = np.where(g < 0, -(g & 0x7FFFFFFF), g)
+    w = np.where(w < 0, -(w & 0x7FFFFFFF), w)
+    assert np.abs(g - w).max() <= 1
+    # pairs with a zero or an infinity: the exactly rounded 0, pi/4, pi/2, 3pi/4, pi
+    exact = ~np.isfinite(y) | ~np.isfinite(x) | (y == 0) | (x == 0)
+    exact &= ~np.isnan(y) & ~np.isnan(x)
+    np.testing.assert_array_equal(got[exact], want[exact])
+    np.testing.assert_array_equal(np.signbit(got[exact]), np.signbit(want[exact]))

@@ -422,6 +422,41 @@ int main(int argc, char** argv) {
         ok &= report2(st, pw);
     }
     {
+        // atan2_common: the same bits as atan2 wherever atan2_in_common holds (random bit
+        // patterns, values near the common domain's edges, random pairs of magnitudes)
+        Stats st{"atan2_common(float)", 0, true};
+        std::vector<float> ys, xs;
+        for (int64_t i = 0; i < n; ++i) {
+            ys.push_back(from_bits32(static_cast<uint32_t>(rng())));
+            xs.push_back(from_bits32(static_cast<uint32_t>(rng())));
+        }
+        auto mp = atan2_magnitude_pairs<float>(rng, n / 4, -110, 127);
+        ys.insert(ys.end(), mp.y.begin(), mp.y.end());
+        xs.insert(xs.end(), mp.x.begin(), mp.x.end());
+        for (float e : {0x1p-100f, 0x1.fffffep127f, 1.0f}) {
+            for (float v : {e, std::nextafter(e, 0.0f), std::nextafter(e, 1e38f)}) {
+                ys.push_back(v); xs.push_back(0.75f);
+                ys.push_back(-0.75f); xs.push_back(-v);
+                ys.push_back(v); xs.push_back(-v);
+            }
+        }
+        std::vector<float> full(ys.size()), common(ys.size());
+        apply2([](float y, float x) { return sm::atan2(y, x); }, ys.data(), xs.data(),
+               full.data(), static_cast<int64_t>(ys.size()));
+        apply2([](float y, float x) { return sm::atan2_common(y, x); }, ys.data(), xs.data(),
+               common.data(), static_cast<int64_t>(ys.size()));
+        for (size_t i = 0; i < ys.size(); ++i) {
+            if (!sm::atan2_in_common(ys[i], xs[i])) continue;
+            st.count++;
+            if (bits(full[i]) != bits(common[i]) && st.special_fail++ < 10)
+                std::printf("  atan2_common(%a, %a) = %a, atan2 = %a\n", ys[i], xs[i],
+                            common[i], full[i]);
+        }
+        std::printf("%-16s n=%-10lld bit-identical to atan2: %s\n", st.name,
+                    static_cast<long long>(st.count), st.special_fail ? "FAIL" : "OK");
+        ok &= st.special_fail == 0;
+    }
+    {
         Stats st{"atan2(double)", 2, false};
         Pairs pw;
         auto f = [](double y, double x) { return sm::atan2(y, x); };

@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "tests" / "native"
-# one checker per header: simd_math.h + simd_trig.h, simd_atrig.h, simd_hyperbolic.h, simd_pow.h
+# one checker per header: simd_math.h + simd_trig.h + simd_trig_float.h, simd_atrig.h, simd_hyperbolic.h, simd_pow.h
 CHECKERS = sorted(p.stem for p in NATIVE.glob("simd_*_check.cpp"))
 INCLUDE = ROOT / "arraycore" / "native" / "src"
 CXX = os.environ.get("CXX", "g++")
@@ -52,6 +52,7 @@ def test_simd_math_accuracy(checker, name, tmp_path):
 VEC_SRC = """
 #include "simd_math.h"
 #include "simd_trig.h"
+#include "simd_trig_float.h"
 #include "simd_atrig.h"
 #include "simd_hyperbolic.h"
 #include "simd_pow.h"
@@ -67,6 +68,8 @@ K(k_log1p_f, float, log1p)
 K(k_tanh_f, float, tanh)
 K(k_sin_f, float, sin)
 K(k_cos_f, float, cos)
+K(k_sin_short_f, float, sin_short)
+K(k_cos_short_f, float, cos_short)
 K(k_tanh_d, double, tanh)
 K(k_sin_d, double, sin)
 K(k_cos_d, double, cos)
@@ -85,6 +88,7 @@ K(k_acos_d, double, acos)
 #undef K
 #define K(name, T, f) void name(const T* a, const T* b, T* o, int64_t n) { for (int64_t i = 0; i < n; i++) o[i] = sm::f(a[i], b[i]); }
 K(k_atan2_f, float, atan2)
+K(k_atan2c_f, float, atan2_common)
 K(k_atan2_d, double, atan2)
 // simd_pow.h
 K(k_pow_f, float, pow)

@@ -301,6 +301,44 @@ inline int64_t count_nonzero_bytes(const uint8_t* u, int64_t n) {
   return c;
 }
 
+// Positions of the nonzero bytes of a word, for each of the 256 patterns of which bytes are
+// nonzero (bit i: byte i), in order; the entries past the pattern's popcount are unused.
+struct NonzeroBytePositions {
+  uint8_t pos[256][8] = {};
+  constexpr NonzeroBytePositions() {
+    for (int m = 0; m < 256; ++m)
+      for (int i = 0, k = 0; i < 8; ++i)
+        if (m >> i & 1) pos[m][k++] = static_cast<uint8_t>(i);
+  }
+};
+inline constexpr NonzeroBytePositions kNonzeroBytePositions{};
+
+// The positions start + j of the nonzero bytes u[j], 0 <= j < n, written to pos; returns
+// their count.  8 bytes at a time without a branch on the data: the SWAR test of
+// count_nonzero_bytes marks the nonzero bytes, one multiplication gathers those 8 marks into
+// a byte (mark i lands on bit 56 + i, and no two partial products share a bit), and the
+// table row for it is written whole (8 stores, one vector) while the count advances by its
+// popcount.  The element-at-a-time gather below took 0.38 ms per 1e6 bools on AVX-512,
+// NumPy 0.19 (1% nonzero) to 0.35 (half).
+inline int64_t nonzero_byte_positions(const uint8_t* u, int64_t n, int64_t start, int64_t* pos) {
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL, kOnes = 0x0101010101010101ULL;
+  int64_t f = 0, j = 0;
+  for (; j + 8 <= n; j += 8) {
+    uint64_t w;
+    std::memcpy(&w, u + j, 8);
+    const uint64_t marks = ((((w & kLow7) + kLow7) | w) >> 7) & kOnes;
+    const unsigned bits = static_cast<unsigned>((marks * 0x0102040810204080ULL) >> 56);
+    const uint8_t* t = kNonzeroBytePositions.pos[bits];
+    for (int k = 0; k < 8; ++k) pos[f + k] = start + j + t[k];
+    f += __builtin_popcount(bits);
+  }
+  for (; j < n; ++j) {
+    pos[f] = start + j;
+    f += u[j] != 0 ? 1 : 0;
+  }
+  return f;
+}
+
 template <class T> int64_t count_line(const T* a, int64_t n) {
   if constexpr (sizeof(T) == 1) {
     return count_nonzero_bytes(reinterpret_cast<const uint8_t*>(a), n);
@@ -436,9 +474,13 @@ std::vector<NdArray> nonzero(const NdArray& x) {
       for (int64_t j0 = 0; j0 < L; j0 += kBlock) {
         const int64_t m = std::min(kBlock, L - j0);
         int64_t f = 0;
-        for (int64_t j = 0; j < m; ++j) {
-          pos[f] = j0 + j;
-          f += nonzero_value(row[j0 + j]) ? 1 : 0;
+        if constexpr (sizeof(T) == 1) {
+          f = nonzero_byte_positions(reinterpret_cast<const uint8_t*>(row + j0), m, j0, pos);
+        } else {
+          for (int64_t j = 0; j < m; ++j) {
+            pos[f] = j0 + j;
+            f += nonzero_value(row[j0 + j]) ? 1 : 0;
+          }
         }
         std::memcpy(p[nd - 1] + w, pos, static_cast<size_t>(f) * sizeof(int64_t));
         for (int k = 0; k < nd - 1; ++k) std::fill(p[k] + w, p[k] + w + f, idx[k]);
