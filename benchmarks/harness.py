@@ -321,6 +321,8 @@ def main(build_cases, argv=None, description: str = "") -> int:
     ap.add_argument("--arraycore-root", metavar="DIR", default=None,
                     help="measure the arraycore package under DIR (default: this source tree's "
                          "developer build when it has one)")
+    ap.add_argument("--no-pin", dest="pin", action="store_false",
+                    help="do not pin each thread count's run to that many CPUs")
     ap.add_argument("--child-out", help=argparse.SUPPRESS)  # internal: child mode
     args = ap.parse_args(argv)
 
@@ -367,7 +369,15 @@ def main(build_cases, argv=None, description: str = "") -> int:
                    "--cases", args.cases, "--child-out", out]
             if args.quick:
                 cmd.append("--quick")
-            proc = subprocess.run(cmd, env=env)
+            # Pinned to n CPUs: a library that spawns helper threads despite its thread
+            # settings (JAX's eager CPU runtime used ~1.8 cores for erf and log_softmax with
+            # intra_op_parallelism_threads=1) would otherwise be timed on an idle machine as
+            # if it had more than n threads.
+            cpus = sorted(os.sched_getaffinity(0))
+            pin = cpus[:n] if args.pin and n <= len(cpus) else None
+            proc = subprocess.run(
+                cmd, env=env,
+                preexec_fn=(lambda: os.sched_setaffinity(0, pin)) if pin else None)
             if proc.returncode != 0 or not os.path.exists(out):
                 print(f"threads={n}: benchmark subprocess failed (rc={proc.returncode})",
                       file=sys.stderr)
@@ -377,7 +387,8 @@ def main(build_cases, argv=None, description: str = "") -> int:
         print(format_report(runs[-1], libs), flush=True)
         print(flush=True)
     print(f"total wall time {time.perf_counter() - t_start:.1f}s; JAX measured eager "
-          f"(jnp ops, no jax.jit), every JAX call blocks until ready.")
+          f"(jnp ops, no jax.jit), every JAX call blocks until ready; "
+          f"{'each run pinned to as many CPUs as threads' if args.pin else 'not pinned'}.")
     print(f"arraycore from {ac_root or 'the installed package'}"
           + ("; NumPy, PyTorch and JAX limited to AVX2 (--emulate-avx2)"
              if args.emulate_avx2 else ""))
