@@ -99,21 +99,25 @@ struct Psi {
   }
 };
 AC_EG_UNARY(Zetac, eg::zetac)
-// The binary kernels with a branch-free main domain (special_erf_gamma_vec.h): float in
-// double, rounded once; blocks with a point outside take the scalar function.
-#define AC_EG_BINARY_FAST(Name, fast, inside, slow)                                  \
-  struct Name {                                                                      \
-    template <class T> AC_EG_FAST static T apply(T a, T b) {                         \
-      return static_cast<T>(fast(static_cast<double>(a), static_cast<double>(b)));   \
-    }                                                                                \
-    template <class T> AC_EG_FAST static bool needs_exact(T a, T b) {                \
-      return !inside(static_cast<double>(a), static_cast<double>(b));                \
-    }                                                                                \
-    template <class T> static T exact(T a, T b) { /* same bits as apply inside */    \
-      return needs_exact(a, b)                                                       \
-                 ? static_cast<T>(slow(static_cast<double>(a), static_cast<double>(b))) \
-                 : apply(a, b);                                                      \
-    }                                                                                \
+// The binary kernels with a branch-free main domain (special_erf_gamma_vec.h): Derived's
+// apply inside it; blocks with a point outside take the scalar function Slow, with the same
+// bits as apply for the points inside.
+template <class Derived, bool (*Inside)(double, double), double (*Slow)(double, double)>
+struct BinaryFast {
+  template <class T> AC_EG_FAST static bool needs_exact(T a, T b) {
+    return !Inside(static_cast<double>(a), static_cast<double>(b));
+  }
+  template <class T> static T exact(T a, T b) {
+    return needs_exact(a, b) ? static_cast<T>(Slow(static_cast<double>(a), static_cast<double>(b)))
+                             : Derived::apply(a, b);
+  }
+};
+// ... with float evaluated in double, rounded once.
+#define AC_EG_BINARY_FAST(Name, fast, inside, slow)                                \
+  struct Name : BinaryFast<Name, inside, slow> {                                   \
+    template <class T> AC_EG_FAST static T apply(T a, T b) {                       \
+      return static_cast<T>(fast(static_cast<double>(a), static_cast<double>(b))); \
+    }                                                                              \
   };
 AC_EG_BINARY_FAST(Polygamma, eg::polygamma_pos_v, eg::polygamma_inside, polygamma)
 
@@ -149,33 +153,19 @@ void register_polygamma(TypeList<Ts...>) {
 // 10 and 12 (four exp/log pairs instead of eleven: 2.5x faster), at most 0.516 ulp from the
 // float64 value on 8e6 random points of s in (1, 100], q in [1e-3, 1e8] (2 direct terms:
 // 12 ulp; 4 and 5: 0.507).
-struct Zeta {
+struct Zeta : BinaryFast<Zeta, eg::hurwitz_zeta_inside, eg::zeta> {
   AC_EG_FAST static float apply(float s, float q) {
     return static_cast<float>(eg::hurwitz_zeta_v<false, 3, 8>(s, q));
   }
   AC_EG_FAST static double apply(double s, double q) { return eg::hurwitz_zeta_v<false>(s, q); }
-  template <class T> AC_EG_FAST static bool needs_exact(T s, T q) {
-    return !eg::hurwitz_zeta_inside(static_cast<double>(s), static_cast<double>(q));
-  }
-  template <class T> static T exact(T s, T q) {  // same bits as apply inside
-    return needs_exact(s, q) ? static_cast<T>(eg::zeta(static_cast<double>(s), static_cast<double>(q)))
-                             : apply(s, q);
-  }
 };
-// poch: float results from the float tables (see poch_pos_v), the scalar path as the macro's.
-struct Poch {
+// poch: float results from the float tables (see poch_pos_v).
+struct Poch : BinaryFast<Poch, eg::poch_inside, eg::poch> {
   AC_EG_FAST static float apply(float a, float b) {
     return static_cast<float>(eg::poch_pos_v<eg::kLgamma23F, eg::kStirlingF, eg::kPlain>(a, b));
   }
   AC_EG_FAST static double apply(double a, double b) {
     return eg::poch_pos_v<eg::kLgamma23D, eg::kStirlingD, eg::kPrecise>(a, b);
-  }
-  template <class T> AC_EG_FAST static bool needs_exact(T a, T b) {
-    return !eg::poch_inside(static_cast<double>(a), static_cast<double>(b));
-  }
-  template <class T> static T exact(T a, T b) {  // same bits as apply inside
-    return needs_exact(a, b) ? static_cast<T>(eg::poch(static_cast<double>(a), static_cast<double>(b)))
-                             : apply(a, b);
   }
 };
 AC_EG_BINARY_FAST(Betaln, eg::betaln_pos_v, eg::betaln_inside, eg::betaln)
