@@ -102,6 +102,23 @@ def test_against_numpy(subscripts, shapes, optimize):
            np.einsum(subscripts, *xs))
 
 
+@pytest.mark.parametrize("subscripts,shapes", CASES, ids=[c[0] + str(c[1]) for c in CASES])
+def test_traced_path(subscripts, shapes):
+    """Traced operands take the namespace functions (plain ones take views and the native
+    matmul directly): the same values, here as jvp's primal output and tangent (einsum is
+    linear in each operand: the tangent in operand 0 is einsum with that operand replaced)."""
+    xs = _operands(shapes)
+    if not xs:
+        return
+    t0 = _operands([shapes[0]])[0]
+    A = [ac.asarray(x) for x in xs]
+    out, tan = ac.func.jvp(lambda x0: ac.einsum(subscripts, x0, *A[1:]), (A[0],),
+                           (ac.asarray(t0),))
+    want = np.einsum(subscripts, *xs)
+    _check(out, want)
+    _check(tan, np.einsum(subscripts, t0, *xs[1:]))
+
+
 @pytest.mark.parametrize("dtype,tol", [(np.float32, 2e-6), (np.complex64, 2e-6),
                                        (np.complex128, 1e-12), (np.int32, 0), (np.int64, 0),
                                        (np.uint8, 0), (np.int8, 0), (np.bool_, 0)])
@@ -182,6 +199,52 @@ def test_greedy_order_avoids_the_big_intermediate():
     # (a b) c would make a 64 x 64 intermediate; b c is 64 x 1
     plan = make_plan("ij,jk,kl->il", ((64, 2), (2, 64), (64, 1)), "greedy")
     assert (plan.pairs[0].i, plan.pairs[0].j) == (1, 2)
+
+
+def _path_cost(sub, shapes, pairs):
+    """Multiply-adds of a contraction order (product of the sizes of every label involved)."""
+    terms = [set(t) for t in sub.split("->")[0].split(",")]
+    out = set(sub.split("->")[1])
+    size = {c: n for t, s in zip(sub.split("->")[0].split(","), shapes) for c, n in zip(t, s)}
+    cost = 0
+    for i, j in pairs:
+        a, b = terms[i], terms[j]
+        rest = [t for k, t in enumerate(terms) if k not in (i, j)]
+        cost += int(np.prod([size[c] for c in a | b]))
+        terms = rest + [(a | b) & set().union(out, *rest)]
+    return cost
+
+
+@pytest.mark.parametrize("odd", [False, True])
+def test_random_networks_and_optimal_order(odd):
+    """Random expressions of 1-5 operands, every order against NumPy; `odd`: with repeated
+    labels in a term and size-1 dimensions broadcast against longer ones."""
+    from arraycore._einsum._plan import make_plan
+    rng = np.random.default_rng(7 + odd)
+    letters = "abcdefgh"
+    for trial in range(40):
+        n_ops = int(rng.integers(1, 6))
+        terms = ["".join(rng.choice(list(letters), size=int(rng.integers(0, 4)),
+                                    replace=bool(odd and rng.random() < 0.3)))
+                 for _ in range(n_ops)]
+        counts = {c: "".join(terms).count(c) for c in letters}
+        out = "".join(c for c in letters if counts[c] == 1 and rng.random() < 0.7)
+        if odd and rng.random() < 0.5:  # an output label seen several times
+            out += "".join(c for c in letters if counts[c] > 1 and c not in out)[:1]
+        sub = ",".join(terms) + "->" + out
+        size = {c: int(rng.integers(1, 5)) for c in letters}
+        shapes = [tuple(1 if odd and rng.random() < 0.2 and t.count(c) == 1 else size[c]
+                        for c in t) for t in terms]
+        xs = _operands(shapes)
+        want = np.einsum(sub, *xs)
+        for optimize in ("greedy", "optimal", False):
+            _check(ac.einsum(sub, *map(ac.asarray, xs), optimize=optimize), want, rtol=1e-10,
+                   atol=1e-10)
+        if not odd:
+            cost = {o: _path_cost(sub, shapes, [(min(p.i, p.j), max(p.i, p.j)) for p in
+                                                make_plan(sub, tuple(shapes), o).pairs])
+                    for o in ("greedy", "optimal")}
+            assert cost["optimal"] <= cost["greedy"], (sub, shapes, cost)
 
 
 def test_many_operands():

@@ -25,19 +25,24 @@ from typing import Optional, Tuple
 
 from ._parse import expand
 
+# Batched dot products (one number per batch entry) of at most this many terms are a
+# multiply and a sum rather than a matmul.
+DOT_MAX_K = 256
+
 
 @dataclass(frozen=True)
 class Unary:
-    diagonals: Tuple[Tuple[int, ...], ...]  # per repeated label: the permutation before diagonal
-    squeeze: Tuple[int, ...]                # axes to drop (size-1, broadcast against others)
-    sum_axes: Tuple[int, ...]               # axes summed (labels no one else needs)
+    # per repeated label: the permutation that puts its two axes last (None: they are)
+    diagonals: Tuple[Optional[Tuple[int, ...]], ...]
+    squeeze: Optional[Tuple[int, ...]]  # the shape without size-1 axes broadcast elsewhere
+    sum_axes: Tuple[int, ...]           # axes summed (labels no one else needs)
 
 
 @dataclass(frozen=True)
 class Pair:
     i: int  # the two operands' positions in the current list (the result is appended)
     j: int
-    matmul: bool
+    kind: str  # "matmul", "multiply" (broadcast), or "dot" (multiply, sum the last axis)
     perm_a: Optional[Tuple[int, ...]]  # None: already in order
     shape_a: Optional[Tuple[int, ...]]  # None: no reshape
     perm_b: Optional[Tuple[int, ...]]
@@ -47,7 +52,7 @@ class Pair:
 
 @dataclass(frozen=True)
 class Plan:
-    unary: Tuple[Optional[Unary], ...]
+    unary: Tuple[Tuple[int, Unary], ...]  # (operand position, its steps) where it has some
     pairs: Tuple[Pair, ...]
     final_perm: Optional[Tuple[int, ...]]
 
@@ -86,15 +91,17 @@ def _unary(labels, shape, sizes, needed_elsewhere):
         p = labels.index(rep)
         q = labels.index(rep, p + 1)
         others = [k for k in range(len(labels)) if k not in (p, q)]
-        diagonals.append(tuple(others + [p, q]))  # diagonal() takes the last two axes
+        perm = tuple(others + [p, q])  # diagonal() takes the last two axes
+        diagonals.append(None if perm == tuple(range(len(labels))) else perm)
         labels = [labels[k] for k in others] + [rep]
         shape = [shape[k] for k in others] + [shape[p]]
-    squeeze = tuple(k for k, lab in enumerate(labels) if shape[k] == 1 and sizes[lab] != 1)
-    labels = [lab for k, lab in enumerate(labels) if k not in squeeze]
+    drop = [k for k, lab in enumerate(labels) if shape[k] == 1 and sizes[lab] != 1]
+    labels = [lab for k, lab in enumerate(labels) if k not in drop]
+    squeeze = tuple(sizes[lab] for lab in labels) if drop else None
     sum_axes = tuple(k for k, lab in enumerate(labels) if lab not in needed_elsewhere)
     labels = [lab for k, lab in enumerate(labels) if k not in sum_axes]
     step = Unary(tuple(diagonals), squeeze, sum_axes)
-    return (step if (diagonals or squeeze or sum_axes) else None), tuple(labels)
+    return (step if (diagonals or drop or sum_axes) else None), tuple(labels)
 
 
 def _size(labels, sizes):
@@ -130,6 +137,57 @@ def _greedy(terms, out, sizes):
             _, i, j, res = best
         path.append((i, j))
         terms = [t for k, t in enumerate(terms) if k not in (i, j)] + [res]
+    return path
+
+
+OPTIMAL_MAX_OPERANDS = 8
+
+
+def _optimal(terms, out, sizes):
+    """The pairwise order of least total cost (the sum over contractions of the product of
+    the sizes of every label involved, i.e. multiply-adds), by dynamic programming over the
+    subsets of operands (3^n steps: n <= OPTIMAL_MAX_OPERANDS, greedy beyond)."""
+    n = len(terms)
+    if n > OPTIMAL_MAX_OPERANDS:
+        return _greedy(terms, out, sizes)
+    terms = [frozenset(t) for t in terms]
+    full = (1 << n) - 1
+    held = {}  # labels of the intermediate of a subset: its labels still needed outside it
+
+    def labels(mask):
+        got = held.get(mask)
+        if got is None:
+            inside = frozenset().union(*(terms[k] for k in range(n) if mask >> k & 1))
+            outside = out.union(*(terms[k] for k in range(n) if not mask >> k & 1))
+            got = held[mask] = inside & outside
+        return got
+
+    best = {1 << k: (0, None) for k in range(n)}
+    for mask in range(1, full + 1):  # every proper subset is a smaller number: done before
+        if mask in best:
+            continue
+        choice = None
+        sub = (mask - 1) & mask
+        while sub:
+            rest = mask ^ sub
+            if sub < rest:
+                cost = best[sub][0] + best[rest][0] + _size(labels(sub) | labels(rest), sizes)
+                if choice is None or cost < choice[0]:
+                    choice = (cost, (sub, rest))
+            sub = (sub - 1) & mask
+        best[mask] = choice
+    path, items = [], [1 << k for k in range(n)]
+
+    def emit(mask):
+        split = best[mask][1]
+        if split is None:
+            return
+        emit(split[0])
+        emit(split[1])
+        i, j = sorted((items.index(split[0]), items.index(split[1])))
+        path.append((i, j))
+        items[:] = [m for k, m in enumerate(items) if k not in (i, j)] + [mask]
+    emit(full)
     return path
 
 
@@ -190,11 +248,22 @@ def _pair(i, j, la, lb, keep, sizes, out_order):
             res = _ordered(res, out_order)
         pa, sha = _broadcast_view(la, res, sizes)
         pb, shb = _broadcast_view(lb, res, sizes)
-        return Pair(i, j, False, pa, sha, pb, shb, None), tuple(res)
+        return Pair(i, j, "multiply", pa, sha, pb, shb, None), tuple(res)
     if out_order is None and _size(lb, sizes) > _size(la, sizes):
         contract = [lab for lab in lb if lab in contract]  # the larger operand's order
     bsz = [sizes[lab] for lab in batch]
     m, k, n = _size(afree, sizes), _size(contract, sizes), _size(bfree, sizes)
+    res = batch + afree + bfree
+    want = tuple(sizes[lab] for lab in res)
+    if batch and not afree and not bfree and k <= DOT_MAX_K:
+        # A batch of short dot products: matmul would make one BLAS call per dot (25 ns
+        # each); a broadcast multiply and a sum over the last axis is 2.4x faster for
+        # 10000 dots of 16.
+        pa, pb = _perm(la, batch + contract), _perm(lb, batch + contract)
+        shape = tuple(bsz) + (k,)
+        return Pair(i, j, "dot", pa, _reshape(la, pa, shape, sizes), pb,
+                    _reshape(lb, pb, shape, sizes),
+                    None if tuple(bsz) == want else want), tuple(res)
     if batch or afree:
         shape_a = tuple(bsz) + (m, k)
     else:
@@ -205,7 +274,6 @@ def _pair(i, j, la, lb, keep, sizes, out_order):
         shape_b = (k,)
     pa = _perm(la, batch + afree + contract)
     pb = _perm(lb, batch + contract + bfree)
-    res = batch + afree + bfree
     if len(shape_a) == 1 and len(shape_b) == 1:
         got = ()
     elif len(shape_a) == 1:
@@ -214,8 +282,7 @@ def _pair(i, j, la, lb, keep, sizes, out_order):
         got = tuple(bsz) + (m,)
     else:
         got = tuple(bsz) + (m, n)
-    want = tuple(sizes[lab] for lab in res)
-    return Pair(i, j, True, pa, _reshape(la, pa, shape_a, sizes), pb,
+    return Pair(i, j, "matmul", pa, _reshape(la, pa, shape_a, sizes), pb,
                 _reshape(lb, pb, shape_b, sizes),
                 None if got == want else want), tuple(res)
 
@@ -259,6 +326,8 @@ def make_plan(subscripts: str, shapes: tuple, optimize):
         path = _left_to_right(n)
     elif isinstance(optimize, tuple):
         path = _check_path(optimize, n)
+    elif optimize == "optimal":
+        path = _optimal(terms, out_set, sizes)
     else:
         path = _greedy(terms, out_set, sizes)
     pairs = []
@@ -271,4 +340,5 @@ def make_plan(subscripts: str, shapes: tuple, optimize):
         pairs.append(pair)
         terms = rest + [res]
     final = _perm(list(terms[0]), list(out))
-    return Plan(tuple(unary), tuple(pairs), final)
+    return Plan(tuple((k, u) for k, u in enumerate(unary) if u is not None), tuple(pairs),
+                final)
