@@ -179,6 +179,14 @@ def test_interleaved_form():
     _check(ac.einsum(A, [51, 0], [0, 51]), a.T)
 
 
+def test_identity_is_a_new_view():
+    a = ac.asarray(_operands([(2, 3)])[0])
+    for sub in ("ij", "ij->ij", "...", "i...->i..."):
+        out = ac.einsum(sub, a)
+        assert out is not a
+        _check(out, np.asarray(a))
+
+
 def test_operands_as_one_list():  # PyTorch's einsum(eq, [a, b])
     a, b = _operands([(3, 4), (4, 5)])
     _check(ac.einsum("ij,jk->ik", [ac.asarray(a), ac.asarray(b)]), a @ b)

@@ -26,7 +26,8 @@ from typing import Optional, Tuple
 from ._parse import expand
 
 # Batched dot products (one number per batch entry) of at most this many terms are a
-# multiply and a sum rather than a matmul.
+# multiply and a matmul by a vector of ones rather than a batched matmul; sums over at most
+# this many elements take that matmul too on plain arrays (see SHORT_SUM in __init__.py).
 DOT_MAX_K = 256
 
 
@@ -36,6 +37,9 @@ class Unary:
     diagonals: Tuple[Optional[Tuple[int, ...]], ...]
     squeeze: Optional[Tuple[int, ...]]  # the shape without size-1 axes broadcast elsewhere
     sum_axes: Tuple[int, ...]           # axes summed (labels no one else needs)
+    sum_perm: Optional[Tuple[int, ...]]  # kept axes first, summed ones last (None: they are)
+    sum_rows: Tuple[int, int]           # (kept size, summed size): the sum as a matrix's rows
+    kept_shape: Tuple[int, ...]         # the shape after the sum
 
 
 @dataclass(frozen=True)
@@ -99,8 +103,12 @@ def _unary(labels, shape, sizes, needed_elsewhere):
     labels = [lab for k, lab in enumerate(labels) if k not in drop]
     squeeze = tuple(sizes[lab] for lab in labels) if drop else None
     sum_axes = tuple(k for k, lab in enumerate(labels) if lab not in needed_elsewhere)
-    labels = [lab for k, lab in enumerate(labels) if k not in sum_axes]
-    step = Unary(tuple(diagonals), squeeze, sum_axes)
+    kept = [k for k in range(len(labels)) if k not in sum_axes]
+    sum_perm = _perm(labels, [labels[k] for k in kept + list(sum_axes)])
+    kept_shape = tuple(sizes[labels[k]] for k in kept)
+    sum_rows = (math.prod(kept_shape), math.prod(sizes[labels[k]] for k in sum_axes))
+    labels = [labels[k] for k in kept]
+    step = Unary(tuple(diagonals), squeeze, sum_axes, sum_perm, sum_rows, kept_shape)
     return (step if (diagonals or drop or sum_axes) else None), tuple(labels)
 
 
@@ -257,8 +265,9 @@ def _pair(i, j, la, lb, keep, sizes, out_order):
     want = tuple(sizes[lab] for lab in res)
     if batch and not afree and not bfree and k <= DOT_MAX_K:
         # A batch of short dot products: matmul would make one BLAS call per dot (25 ns
-        # each); a broadcast multiply and a sum over the last axis is 2.4x faster for
-        # 10000 dots of 16.
+        # each); a broadcast multiply then one gemv by a vector of ones is 8x faster for
+        # 10000 dots of 16 (the reduction kernel is slow on short rows: multiply + sum
+        # over the last axis was only 2.4x faster).
         pa, pb = _perm(la, batch + contract), _perm(lb, batch + contract)
         shape = tuple(bsz) + (k,)
         return Pair(i, j, "dot", pa, _reshape(la, pa, shape, sizes), pb,
