@@ -255,6 +255,38 @@ def test_random_networks_and_optimal_order(odd):
             assert cost["optimal"] <= cost["greedy"], (sub, shapes, cost)
 
 
+def test_random_ellipses_agree_with_numpy():
+    """Random terms with and without '...', implicit and explicit outputs, size-1
+    dimensions: einsum raises exactly when NumPy does (ValueError naming einsum), else
+    gives NumPy's values."""
+    rng = np.random.default_rng(11)
+    agreed = 0
+    for trial in range(400):
+        terms, xs = [], []
+        for _ in range(int(rng.integers(1, 4))):
+            letters = "".join(rng.choice(list("ijk"), size=int(rng.integers(0, 4))))
+            ell = rng.random() < 0.6
+            pos = int(rng.integers(0, len(letters) + 1))
+            terms.append(letters[:pos] + ("..." if ell else "") + letters[pos:])
+            nd = len(letters) + (int(rng.integers(0, 3)) if ell else 0)
+            xs.append(rng.standard_normal(tuple(int(rng.choice([1, 2, 3])) for _ in range(nd))))
+        sub = ",".join(terms)
+        if rng.random() < 0.6:
+            used = sorted(set("".join(terms).replace(".", "")))
+            out = "".join(rng.permutation(used))[:int(rng.integers(0, 4))] if used else ""
+            pos = int(rng.integers(0, len(out) + 1))
+            sub += "->" + out[:pos] + ("..." if rng.random() < 0.7 else "") + out[pos:]
+        try:
+            want = np.einsum(sub, *xs)
+        except ValueError:
+            with pytest.raises(ValueError, match="einsum"):
+                ac.einsum(sub, *map(ac.asarray, xs))
+            continue
+        _check(ac.einsum(sub, *map(ac.asarray, xs)), want)
+        agreed += 1
+    assert agreed > 150
+
+
 def test_many_operands():
     shapes = [(2, 3)] + [(3, 3)] * 10 + [(3, 2)]
     letters = "abcdefghijklmnop"

@@ -1,11 +1,13 @@
 """`ac.einsum`: Einstein summation with NumPy's, PyTorch's and JAX's semantics.
 
 Parsing (`_parse.py`) and planning (`_plan.py`) look only at the subscripts and the
-operands' shapes and are cached; `_run` carries the plan out with namespace functions
-(`permute_dims`, `reshape`, `matmul`, `multiply`, `sum`, `linalg.diagonal`), looked up at
-call time: `install_namespace` rebinds the public names to their dispatching versions
-(arraycore/autodiff/install.py), so einsum differentiates and batches (tape, `ac.func.grad`,
-`jvp`, `vmap`, nested) through the rules of those operations.  See docs/einsum.md.
+operands' shapes and are cached; `_run` carries the plan out.  With a traced operand (a
+tracer, or an array on the tape) it calls namespace functions (`permute_dims`, `reshape`,
+`matmul`, `multiply`, `sum`, `linalg.diagonal`), looked up after `install_namespace` has
+rebound the public names to their dispatching versions (arraycore/autodiff/install.py), so
+einsum differentiates and batches (tape, `ac.func.grad`, `jvp`, `vmap`, nested) through the
+rules of those operations; plain arrays take the same operations without the argument
+checks (`_Plain`).  See docs/einsum.md.
 """
 
 from __future__ import annotations
@@ -136,7 +138,6 @@ class _Namespace:
         self.multiply = xp.multiply
         self.sum = xp.sum
 
-
     def sum_out(self, x, step):
         return self.sum(x, axis=step.sum_axes, dtype=x.dtype)
 
@@ -145,10 +146,11 @@ _ONES = {}
 
 
 def _ones(n, dtype):
-    """A constant vector of n ones (cached: the dot products' and short sums' gemv)."""
+    """A constant vector of n ones (cached: the dot products' and short sums' gemv; made by
+    the engine directly, so that no transform active on the first call tags it)."""
     v = _ONES.get((n, dtype))
     if v is None:
-        v = _ONES[(n, dtype)] = _ns().ones(n, dtype=dtype)
+        v = _ONES[(n, dtype)] = _native.full((n,), 1, dtype.code)
     return v
 
 
