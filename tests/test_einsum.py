@@ -352,13 +352,11 @@ AD_CASES = [  # (subscripts, shapes): the loss is sum(sin(einsum(...)))
     ("ij,jk->ik", [(3, 4), (4, 5)]),
     ("bhqd,bhkd->bhqk", [(2, 2, 3, 4), (2, 2, 5, 4)]),
     ("ij,jk,kl->il", [(3, 4), (4, 2), (2, 5)]),
-    ("ii->i", [(4, 4)]),
-    ("iij,j->i", [(3, 3, 2), (2,)]),
+    ("iij,j->i", [(3, 3, 2), (2,)]),                # a diagonal
     ("...i,i->...", [(2, 3, 4), (4,)]),
-    ("i,j->ij", [(3,), (4,)]),
-    ("ij,ij->j", [(3, 4), (3, 4)]),
-    ("ij,jk", [(3, 1), (2, 4)]),
-    ("i,->i", [(3,), ()]),
+    ("ij,ij->j", [(3, 4), (3, 4)]),                 # batched dots: multiply, gemv by ones
+    ("ij,jk", [(3, 1), (2, 4)]),                    # a size-1 dimension broadcast
+    ("i,->i", [(3,), ()]),                          # a 0-d operand
     ("bn,anm,bm->ba", [(2, 3), (4, 3, 5), (2, 5)]),
 ]
 
