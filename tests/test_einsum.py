@@ -448,3 +448,16 @@ def test_float32_grad_stays_float32():
     a, b = (x.astype(np.float32) for x in _operands([(3, 4), (4, 5)]))
     g = ac.func.grad(_loss(ac, "ij,jk->ik"))(ac.asarray(a), ac.asarray(b))
     assert g.dtype == ac.float32
+
+
+def test_complex_grad_vs_torch():
+    torch = pytest.importorskip("torch")
+    a, b = _operands([(3, 4), (4, 5)], np.complex128)
+    A, B = ac.asarray(a), ac.asarray(b)
+    for t in (A, B):
+        t.requires_grad_()
+    ac.sum(ac.abs(ac.einsum("ij,jk->ik", A, B)) ** 2).backward()
+    ta, tb = (torch.tensor(x, requires_grad=True) for x in (a, b))
+    (torch.einsum("ij,jk->ik", ta, tb).abs() ** 2).sum().backward()
+    _check(A.grad, ta.grad.numpy())
+    _check(B.grad, tb.grad.numpy())
