@@ -24,6 +24,7 @@ from . import linalg  # noqa: E402  (the linalg extension; before install_namesp
 from . import fft  # noqa: E402  (the fft extension: ac.fft)
 from . import special  # noqa: E402  (special functions: ac.special, SciPy's names)
 from . import _nn_ops  # noqa: E402,F401  (conv/pool primitives of ac.nn.functional)
+from ._einsum import einsum  # noqa: E402  (NumPy/PyTorch/JAX extra: a composite of namespace ops)
 
 Array = _native.Array
 _native._register_python_objects(list(_dtypes.ALL_DTYPES), _CPU)
@@ -72,7 +73,7 @@ def manual_seed(seed: int):
 
 
 __all__ = list(_api_all) + ["Array", "Device", "ascontiguousarray", "get_num_threads",
-                            "set_num_threads", "no_grad", "enable_grad", "set_grad_enabled",
+                            "set_num_threads", "einsum", "no_grad", "enable_grad", "set_grad_enabled",
                             "inference_mode", "is_grad_enabled", "autograd", "func", "linalg",
                             "fft", "special", "random", "manual_seed", "save", "load"]
 
