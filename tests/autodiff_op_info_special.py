@@ -4,7 +4,8 @@ files tests/autodiff_op_info_special_<family>.py, each with a `build(add)`).
 `special_info(name, samplers, ref, diff=...)` makes an OpInfo whose samples cover the
 elementwise cases: broadcasting, 0-d, size 1, transposed and strided views, and a Python
 scalar operand.  Operands not in `diff` (orders, shape parameters without a closed-form
-derivative) are NumPy constants, so they are passed but never differentiated.
+derivative) are NumPy constants, so they are passed but never differentiated; one sample
+passes them as Python numbers, as users write them (`gammainc(2.0, x)`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,12 @@ def special_info(name, samplers, ref, *, diff=None, scalar=None, hvp=True, rtol=
                       name="transposed"),
                Sample(tuple(operand(i, (5,), rng, "strided") for i in range(n)),
                       name="strided")]
+        if len(diff) < n:
+            # the constants as Python numbers, as users write them (gammainc(2.0, x))
+            out.append(Sample(tuple(
+                operand(i, (3,), rng) if i in diff
+                else float(samplers[i](rng, (), np.dtype("float64"))) for i in range(n)),
+                name="constant_scalars"))
         if n > 1 and scalar is not None:
             out.append(Sample(tuple(operand(i, (3,), rng) for i in range(n - 1)) + (scalar,),
                               name="scalar_last"))

@@ -9,9 +9,20 @@ and so do we, naming the function and the argument, rather than return a wrong z
 
 from __future__ import annotations
 
+from ..tracer import Tracer
 from .base import _mul, _sum_terms, define, elementwise_batch
 
 xp = None  # set by install_all
+
+
+def _as_arrays(args, out):
+    """The operands with Python and NumPy scalars as 0-d arrays of the result's dtype.
+
+    Constants are often passed as numbers (`gammainc(2.0, x)`), and the partials compare
+    and select on them (`xp.where(a >= 1.0, ...)` needs an array condition); the result's
+    dtype keeps a float32 derivative float32 where a float64 array would promote it."""
+    return tuple(a if isinstance(a, (xp.Array, Tracer)) else xp.asarray(a, dtype=out.dtype)
+                 for a in args)
 
 
 def _not_differentiable(op, slot, names):
@@ -28,6 +39,7 @@ def define_partials(op, partials, arg_names=()):
         raise ValueError(f"{op.name}: {len(partials)} partials for {op.arity} operands")
 
     def jvp(args, kwargs, t, out):
+        args = _as_arrays(args, out)
         terms = []
         for i, d in enumerate(partials):
             if i in t and t[i] is not None:
@@ -37,6 +49,7 @@ def define_partials(op, partials, arg_names=()):
         return _sum_terms(terms)
 
     def vjp(g, args, kwargs, out, needs):
+        args = _as_arrays(args, out)
         res = {}
         for (i, _) in needs:
             d = partials[i]
