@@ -35,6 +35,31 @@ def test_softmax_matches_float64_reference(dtype, shape, dim, log, rng):
     assert np.max(np.abs(got - ref) / scale) <= RTOL[dtype]
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [1, 7, 1000, 4097, 9000])
+def test_log_softmax_row_sums_with_terms_far_below_the_maximum(dtype, n, rng):
+    """log_softmax sums exp(x - max) with nn_softmax_exp.h's exp_term (no gradual underflow:
+    terms below e^-708, or e^-87 in float32, count as that bound; table-driven on AVX2
+    builds): rows spread over the whole range below their maximum, with -inf entries, a row
+    whose maximum is tied, rows longer than the 4096-element summation blocks, and a NaN
+    row, against PyTorch in float64."""
+    lo = -1000.0 if dtype == "float64" else -120.0
+    x = rng.uniform(lo, 0, (5, n))
+    x[:, :: max(1, n // 5)] = rng.uniform(-3, 0, x[:, :: max(1, n // 5)].shape)
+    x[1, ::3] = -np.inf  # (n == 1: a row of -inf alone, NaN as PyTorch)
+    x[2] = np.round(x[2])  # ties, exact integers
+    x[3] *= 1e-3
+    x[4, n // 2] = np.nan
+    x = x.astype(dtype)
+    got = np.asarray(F.log_softmax(ac.asarray(x), dim=1)).astype(np.float64)
+    ref = torch.log_softmax(torch.from_numpy(x.astype(np.float64)), dim=1).numpy()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
+    ok = np.isfinite(ref)
+    np.testing.assert_array_equal(got[~ok], ref[~ok])
+    scale = np.maximum(np.abs(ref[ok]), 1.0)
+    assert np.max(np.abs(got[ok] - ref[ok]) / scale) <= RTOL[dtype]
+
+
 @pytest.mark.parametrize("log", [False, True])
 def test_softmax_non_contiguous_and_negative_strides(log, rng):
     x = rng.standard_normal((6, 8))

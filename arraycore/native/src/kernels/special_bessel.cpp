@@ -25,7 +25,7 @@ namespace sb = special::bessel;
 #define AC_BESSEL_I(Name, fn)                                                              \
   struct Name {                                                                            \
     [[gnu::always_inline, gnu::flatten]] static float apply(float x) {                     \
-      return static_cast<float>(sb::fn##_float(static_cast<double>(x)));                   \
+      return static_cast<float>(sb::fn##_float(x));                                         \
     }                                                                                      \
     [[gnu::always_inline, gnu::flatten]] static double apply(double x) { return sb::fn(x); }       \
   };

@@ -6,94 +6,88 @@ namespace arraycore::native::special::bessel {
 
 // I0(x) in t = x^2/4 (|x| <= 8): degree 10 on [0, 16], max relative error 2.8e-10
 inline constexpr double kI0SmallF[] = {
-    0x1.4053e0a000000p-43,
-    0x1.6f56286e00000p-38,
-    0x1.6acb537f60000p-31,
-    0x1.4dd95113c9000p-25,
-    0x1.035fec6815400p-19,
-    0x1.233579d59a920p-14,
-    0x1.c71ef6a15fdd0p-10,
-    0x1.c71c39b9b797cp-6,
-    0x1.00000251ff14ep-2,
-    0x1.ffffffba28e58p-1,
-    0x1.0000000133800p+0};
+    0x1.4053d9f000000p-43,
+    0x1.6f56386600000p-38,
+    0x1.6acb4f81e0000p-31,
+    0x1.4dd9522a31000p-25,
+    0x1.035fec3af5f00p-19,
+    0x1.233579de7a2a0p-14,
+    0x1.c71ef69f4f9e0p-10,
+    0x1.c71c39b9fad2cp-6,
+    0x1.00000251fb184p-2,
+    0x1.ffffffba29a08p-1,
+    0x1.0000000133740p+0};
 
 // I1(x)/x in t = x^2/4 (|x| <= 8): degree 10 on [0, 16], max relative error 6.0e-11
 inline constexpr double kI1SmallF[] = {
-    0x1.c2e0a2c000000p-48,
-    0x1.36be3b8700000p-42,
-    0x1.3e8369a680000p-35,
-    0x1.4ede7f6b62800p-29,
-    0x1.2845b150d9f00p-23,
-    0x1.844ebbef7f650p-18,
-    0x1.6c17f1416951cp-13,
-    0x1.c71c5483a287ep-9,
-    0x1.555556b59f910p-5,
-    0x1.ffffffe7ad1e2p-3,
-    0x1.0000000041c70p-1};
+    0x1.c2e08ef800000p-48,
+    0x1.36be509b00000p-42,
+    0x1.3e8364e628000p-35,
+    0x1.4ede809abf800p-29,
+    0x1.2845b12300e40p-23,
+    0x1.844ebbf817710p-18,
+    0x1.6c17f14071692p-13,
+    0x1.c71c5483c0c0ep-9,
+    0x1.555556b59dfe6p-5,
+    0x1.ffffffe7ad268p-3,
+    0x1.0000000041ca0p-1};
 
-// e^-x I0(x) in x (|x| <= 8): degree 18 on [0, 8], max relative error 1.8e-09
+// e^-x I0(x) in x (|x| <= 8): degree 16 on [0, 8], max relative error 5.7e-08
 inline constexpr double kI0eSmallF[] = {
-    0x1.3e00c1d430000p-48,
-    -0x1.9c78849ec6400p-42,
-    0x1.f56436bf27c7bp-37,
-    -0x1.7c8954f1c17a6p-32,
-    0x1.95d2eca9596b8p-28,
-    -0x1.44d55f6f3f717p-24,
-    0x1.97d72f4e20e88p-21,
-    -0x1.9f1a11e9b5793p-18,
-    0x1.5fcdf970cb7cap-15,
-    -0x1.fb8b029c0aff2p-13,
-    0x1.3cb046dd47f6ep-10,
-    -0x1.58d1d99883fcap-8,
-    0x1.477692c3002ccp-6,
-    -0x1.0c960b141dfdfp-4,
-    0x1.754683d3b0932p-3,
-    -0x1.aaa82b256434cp-2,
-    0x1.7fffc59b36dbcp-1,
-    -0x1.fffffba246b1ap-1,
-    0x1.fffffff182eb0p-1};
+    0x1.d5a37bb3ae000p-42,
+    -0x1.0e180441d2900p-35,
+    0x1.204fb2cc98698p-30,
+    -0x1.7c2d5813166dep-26,
+    0x1.5c14524fa2cf0p-22,
+    -0x1.d855512338532p-19,
+    0x1.efe9894c25031p-16,
+    -0x1.a018db20eb538p-13,
+    0x1.1e59152d56809p-10,
+    -0x1.49dcd16ca568fp-8,
+    0x1.421cd0c9fa36fp-6,
+    -0x1.0b3f21313250ap-4,
+    0x1.74d4e8cc6bbd6p-3,
+    -0x1.aa916f38f9f98p-2,
+    0x1.7ffd716849886p-1,
+    -0x1.ffffd0eb7add6p-1,
+    0x1.0000000000000p+0};
 
-// e^-x I1(x)/x in x (|x| <= 8): degree 18 on [0, 8], max relative error 8.9e-10
+// e^-x I1(x)/x in x (|x| <= 8): degree 16 on [0, 8], max relative error 3.4e-08
 inline constexpr double kI1eSmallF[] = {
-    0x1.2e1fcd5420000p-51,
-    -0x1.91f126c51c000p-45,
-    0x1.f662c160bbc8ep-40,
-    -0x1.893d67b60b553p-35,
-    0x1.b2226e6f9cf96p-31,
-    -0x1.696ac1b042f56p-27,
-    0x1.dabd4b41677e0p-24,
-    -0x1.fd38ca333223ap-21,
-    0x1.cad6ab046e30cp-18,
-    -0x1.63782d90e50a0p-15,
-    0x1.e1b96e5906e23p-13,
-    -0x1.20238566ce209p-10,
-    0x1.305cc60bd7e27p-8,
-    -0x1.1973a8b597964p-6,
-    0x1.bff5256e26c74p-5,
-    -0x1.2aa9b1fa59c56p-3,
-    0x1.3fffe7c556ce8p-2,
-    -0x1.fffffe0ea0f64p-2,
-    0x1.fffffff90da6ep-2};
+    0x1.f81251bf00000p-45,
+    -0x1.29f8f56226000p-38,
+    0x1.47ec1baa28400p-33,
+    -0x1.bf78ed4990bc0p-29,
+    0x1.a9f5dfb494780p-25,
+    -0x1.2e488f4ac9ad1p-21,
+    0x1.4e7cc26403817p-18,
+    -0x1.2aa01afea10aap-15,
+    0x1.ba6f00bb8792cp-13,
+    -0x1.1602f495646e0p-10,
+    0x1.2c8e5f5356715p-8,
+    -0x1.1871dd3f9e3a4p-6,
+    0x1.bf9a34e12395ap-5,
+    -0x1.2a9fe836ce578p-3,
+    0x1.3ffecf9ac2a6dp-2,
+    -0x1.ffffe7d74d514p-2,
+    0x1.0000000000000p-1};
 
-// sqrt(x) e^-x I0(x) in s = 8/x (|x| >= 8): degree 6 on [0, 1], max relative error 1.2e-09
+// sqrt(x) e^-x I0(x) in s = 8/x (|x| >= 8): degree 5 on [0, 1], max relative error 8.6e-09
 inline constexpr double kI0LargeF[] = {
-    0x1.d3e5917464000p-18,
-    -0x1.38fac12409000p-17,
-    0x1.5cae944c3a200p-16,
-    0x1.be7a5910f5fc0p-15,
-    0x1.cc4e337917a6cp-12,
-    0x1.98838ec383cecp-8,
-    0x1.98845345b6564p-2};
+    0x1.8d48a03524400p-17,
+    -0x1.c5e1a47e1a800p-19,
+    0x1.14c4646ef8c98p-14,
+    0x1.c9181bf013d31p-12,
+    0x1.988819dbf18b6p-8,
+    0x1.9884530254dc9p-2};
 
-// sqrt(x) e^-x I1(x) in s = 8/x (|x| >= 8): degree 6 on [0, 1], max relative error 1.4e-09
+// sqrt(x) e^-x I1(x) in s = 8/x (|x| >= 8): degree 5 on [0, 1], max relative error 1.0e-08
 inline constexpr double kI1LargeF[] = {
-    -0x1.09bee498d0000p-17,
-    0x1.59bd60f01e000p-17,
-    -0x1.a78c683ffb800p-16,
-    -0x1.3cb22c44446c0p-14,
-    -0x1.7f668dc1331b0p-11,
-    -0x1.32630588153c1p-6,
-    0x1.988453336073fp-2};
+    -0x1.cf3c14c661000p-17,
+    0x1.3dc4fee1b0000p-19,
+    -0x1.7a1c319b79b60p-14,
+    -0x1.7d8c84252647ap-11,
+    -0x1.3264572a4a8fap-6,
+    0x1.988453825f23ep-2};
 
 }  // namespace arraycore::native::special::bessel
