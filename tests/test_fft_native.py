@@ -200,6 +200,55 @@ def test_r2c_row_groups(dt, lines):
                         0.3 * np.fft.rfft(a.astype(np.float64), axis=1), cdt, n, f"{name} n={n}")
 
 
+# Adjacent columns of complex arrays go in blocks of W (16 complex64 / 8 complex128 times a
+# power of two; 16..128 columns by length) straight between the arrays, the first and last
+# passes fused with the copies (fft_columns.cpp): column counts around the block edges
+# (partial blocks take the copying route), lengths whose first or last radix is 2, 3, 4, 5,
+# 8 or 16 and ones whose passes are generic (11 * 13, not that route), the edges of a 3-d
+# array's rows (blocks that cross from one row of the middle axis to the next copy instead),
+# negative strides, both directions with a scale that is no power of two.
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+@pytest.mark.parametrize("n", [6, 12, 20, 32, 48, 64, 80, 143, 256, 375, 1024, 2048, 4096])
+def test_column_blocks(isa, dt, n):
+    rng = np.random.default_rng(n)
+    for cols in [2, 15, 16, 17, 40, 129]:
+        x = rand_complex(rng, (n, cols), dt)
+        xd = x.astype(np.complex128)
+        check_close(N.fft_c2c(ac.asarray(x), (0,), True, 0.3), 0.3 * np.fft.fft(xd, axis=0),
+                    dt, n, f"cols={cols}")
+        check_close(N.fft_c2c(ac.asarray(x), (0,), False, 1.0), n * np.fft.ifft(xd, axis=0),
+                    dt, n, f"cols={cols} inverse")
+    x = rand_complex(rng, (n, 3, 24), dt)
+    check_close(N.fft_c2c(ac.asarray(x)[:, :, :20], (0,), True, 1.0),
+                np.fft.fft(x[:, :, :20].astype(np.complex128), axis=0), dt, n, "3-d")
+    x = rand_complex(rng, (n, 40), dt)
+    check_close(N.fft_c2c(ac.asarray(x)[::-1, ::-1], (0,), True, 1.0),
+                np.fft.fft(x[::-1, ::-1].astype(np.complex128), axis=0), dt, n, "reversed")
+
+
+# rfftn transforms its own half spectrum in place (fft_c2c_inplace): the same bits as the
+# copying fft_c2c, every axis set; the function refuses arrays it must not write.
+@pytest.mark.parametrize("shape,axes", [((64, 48), (0,)), ((64, 48), (0, 1)), ((5, 6, 32), (2, 0)),
+                                         ((300, 17), (0,)), ((7,), ()), ((4, 4096), (1,))])
+def test_c2c_inplace(shape, axes):
+    rng = np.random.default_rng(7)
+    for dt in (np.complex64, np.complex128):
+        x = rand_complex(rng, shape, dt)
+        want = np.asarray(N.fft_c2c(ac.asarray(x), axes, True, 0.5))
+        y = ac.asarray(x)
+        assert N.fft_c2c_inplace(y, axes, True, 0.5) is None
+        np.testing.assert_array_equal(np.asarray(y), want)
+    xr = rng.standard_normal((40, 64)).astype(np.float32)
+    np.testing.assert_allclose(np.asarray(ac.fft.rfft2(ac.asarray(xr))),
+                               np.fft.rfft2(xr.astype(np.float64)), rtol=0, atol=2e-5 * 64)
+    with pytest.raises(ValueError, match="fft_c2c_inplace"):
+        N.fft_c2c_inplace(ac.asarray(rand_complex(rng, (8, 6), np.complex64))[:, ::2], (0,), True)
+    with pytest.raises(TypeError, match="fft_c2c_inplace"):
+        N.fft_c2c_inplace(ac.asarray(np.zeros((4, 4))), (0,), True)
+    with pytest.raises(ValueError, match="fft_c2c_inplace"):
+        N.fft_c2c_inplace(ac.asarray(np.zeros((4, 4), np.complex64)), (0, 0), True)
+
+
 def test_threads_agree():
     rng = np.random.default_rng(6)
     x = rand_complex(rng, (64, 4096), np.complex128)

@@ -5,7 +5,7 @@ happen here; the transforms themselves are three native calls (the FFT engine,
 arraycore/native/src/fft): `fft_c2c(x, axes, forward, scale)` (complex, over several axes
 at once), `fft_r2c(x, axis, scale)` (real input, n//2+1 bins) and `fft_c2r(x, axis, n,
 scale)` (Hermitian input, real output).  rfftn is r2c on the last axis and c2c on the
-others, irfftn c2c on all but the last and c2r on the last; hfft/ihfft are irfft/rfft of
+others (in place on its own half spectrum, `fft_c2c_inplace`), irfftn c2c on all but the last and c2r on the last; hfft/ihfft are irfft/rfft of
 the conjugate with the normalization direction swapped.  Axes repeated in `axes` are
 transformed once per occurrence, one axis at a time, as NumPy does.
 
@@ -232,7 +232,10 @@ def rfftn(x, /, s=None, axes=None, norm="backward"):
     sc = scale(norm, math.prod(s), False)
     if len(axes) == 1:
         return _r2c(x, axes[0], sc)
-    return _c2c(_r2c(x, axes[-1], 1.0), tuple(axes[:-1]), True, sc)
+    y = _r2c(x, axes[-1], 1.0)
+    if y.size:  # the half spectrum is ours alone: the other axes transform it in place
+        _native.fft_c2c_inplace(y, tuple(axes[:-1]), True, sc)
+    return y
 
 
 def irfftn(x, /, s=None, axes=None, norm="backward"):

@@ -13,6 +13,10 @@ AC_BINDINGS(fft) {
   }, py::arg("x"), py::arg("axes"), py::arg("forward"), py::arg("scale") = 1.0,
         "n-d DFT of a complex64/complex128 array along `axes` (distinct, non-negative); "
         "exponent sign -1 when `forward`, +1 otherwise; times `scale`.");
+  m.def("fft_c2c_inplace", [](const NdArray& x, std::vector<int> axes, bool forward, double scale) {
+    maybe_nogil(x.numel(), [&] { fft_c2c_inplace(x, axes, forward, scale); });
+  }, py::arg("x"), py::arg("axes"), py::arg("forward"), py::arg("scale") = 1.0,
+        "fft_c2c in place on x (writeable, C-contiguous); returns None.");
   m.def("fft_r2c", [](const NdArray& x, int axis, double scale) {
     return maybe_nogil(x.numel(), [&] { return fft_r2c(x, axis, scale); });
   }, py::arg("x"), py::arg("axis"), py::arg("scale") = 1.0,

@@ -14,6 +14,10 @@ namespace arraycore::native {
 // `forward`, +1 otherwise, times `scale`.
 NdArray fft_c2c(const NdArray& x, const std::vector<int>& axes, bool forward, double scale);
 
+// The same in place on x (writeable, C-contiguous): rfftn transforms its own half spectrum
+// this way, saving a second array of that size and the trips through memory to it.
+void fft_c2c_inplace(const NdArray& x, const std::vector<int>& axes, bool forward, double scale);
+
 // Forward DFT of a real array along `axis`: n//2 + 1 complex outputs, times `scale`.
 NdArray fft_r2c(const NdArray& x, int axis, double scale);
 

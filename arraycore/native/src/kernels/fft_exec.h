@@ -2,6 +2,7 @@
 // as B interleaved lines (element t of line b at [t * B + b]).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -29,9 +30,11 @@ template <class T>
 bool is_long_line(const Plan<T>& plan);
 
 // The Stockham passes of `plan` (a Stockham plan) on [n][B] data, ping-ponging with the work
-// arrays; returns true when the result ended in the work arrays.
+// arrays; returns true when the result ended in the work arrays.  Passes [first, last) only,
+// when given (the column route runs the first and the last pass itself, fft_columns.cpp).
 template <class T>
-bool run_passes(const Plan<T>& plan, T* re, T* im, T* work_re, T* work_im, int64_t B);
+bool run_passes(const Plan<T>& plan, T* re, T* im, T* work_re, T* work_im, int64_t B,
+                size_t first = 0, size_t last = SIZE_MAX);
 
 // Four-step transform of one line of length plan.n (plan.n1 > 0), in place on split arrays,
 // or from an interleaved complex line to another (element strides; in == out is fine), times
