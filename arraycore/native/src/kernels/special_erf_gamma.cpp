@@ -126,14 +126,24 @@ AC_EG_UNARY(NdtriExp, eg::ndtri_exp)
 }  // namespace
 
 #if AC_EG_TABLE_VECTORS
-// The float loop of Erf and Erfc: contiguous runs by their explicit vector code (Op::run),
-// other layouts element by element (the same bits).
+// The float loop of Erf and Erfc: contiguous runs by their explicit vector code (Op::run);
+// other layouts are copied through a buffer of 256 and run the same way (element by element
+// through `apply`, which GCC vectorizes with gathers, they took 3-5x the time of the old
+// forms' strided loops).  Every layout gives the same bits.
 template <class Op>
 void table_float_loop(char** p, const int64_t* s, int64_t n) {
-  if (s[0] == sizeof(float) && s[1] == sizeof(float))
+  if (s[0] == sizeof(float) && s[1] == sizeof(float)) {
     Op::run(reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
-  else
-    unary_loop<Op, float>(p, s, n);
+    return;
+  }
+  constexpr int64_t kChunk = 256;
+  float in[kChunk], out[kChunk];
+  for (int64_t b = 0; b < n; b += kChunk) {
+    const int64_t m = n - b < kChunk ? n - b : kChunk;
+    for (int64_t i = 0; i < m; ++i) in[i] = *reinterpret_cast<const float*>(p[1] + (b + i) * s[1]);
+    Op::run(in, out, m);
+    for (int64_t i = 0; i < m; ++i) *reinterpret_cast<float*>(p[0] + (b + i) * s[0]) = out[i];
+  }
 }
 #endif
 
