@@ -312,9 +312,9 @@ def _float32_grid(lo, hi, step):
 @pytest.mark.parametrize("name", ["erf", "erfc"])
 def test_float32_erf_erfc_pieces_accuracy_and_layouts(name):
     """Float32 erf and erfc run eight polynomial pieces with per-lane coefficients in
-    explicit vector code on contiguous runs and the same operations element by element
-    elsewhere (special_erf_gamma_pieces.h): the bits must agree across layouts and run
-    lengths (vector tails), and the values stay within 2.5 ulp of float64 SciPy on a dense
+    explicit vector code (strided inputs through a buffer) and the same operations element
+    by element on the vector loop's tails (special_erf_gamma_pieces.h): the bits must agree
+    across layouts and run lengths, and the values stay within 2.5 ulp of float64 SciPy on a dense
     grid (the maxima: 1.64 ulp erf over every 7th float32, 2.08 ulp erfc over every one)."""
     f = getattr(ac.special, name)
     x = _float32_grid(2.0 ** -30, 10.5, 97)
