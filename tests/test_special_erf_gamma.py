@@ -300,3 +300,46 @@ def test_common_branch_loop_puts_every_value_in_place(case, dtype):
             with np.errstate(all="ignore"):
                 want = getattr(sc, name)(x.astype(np.float64))
             np.testing.assert_allclose(whole.astype(np.float64), want, rtol=tol, atol=1e-300)
+
+
+def _float32_grid(lo, hi, step):
+    """Every step-th float32 in [lo, hi] (positive bounds), both signs."""
+    a, b = np.array([lo, hi], np.float32).view(np.int32)
+    x = np.arange(a, b + 1, step, dtype=np.int32).view(np.float32)
+    return np.concatenate([x, -x])
+
+
+@pytest.mark.parametrize("name", ["erf", "erfc"])
+def test_float32_erf_erfc_pieces_accuracy_and_layouts(name):
+    """Float32 erf and erfc run eight polynomial pieces with per-lane coefficients in
+    explicit vector code (strided inputs through a buffer) and the same operations element
+    by element on the vector loop's tails (special_erf_gamma_pieces.h): the bits must agree
+    across layouts and run lengths, and the values stay within 2.5 ulp of float64 SciPy on a dense
+    grid (the maxima: 1.64 ulp erf over every 7th float32, 2.08 ulp erfc over every one)."""
+    f = getattr(ac.special, name)
+    x = _float32_grid(2.0 ** -30, 10.5, 97)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-38, 0.5, 1.0,
+                         1.5, 2.0, 3.5, 3.92, 3.9199998, 3.995, 4.0, 0.25, 0.75, 1.25, 2.25,
+                         3.25, 5.25, 7.25, 9.34, 10.05, 10.06, 10.19, 10.2, 30.0, 1e30,
+                         -3.92, -10.06, -1e30], np.float32)
+    x = np.concatenate([specials, x])
+    whole = np.asarray(f(ac.asarray(x)))
+    strided = np.asarray(f(ac.asarray(np.stack([x, x], 1))[:, 1]))
+    np.testing.assert_array_equal(whole, strided)
+    for n in (1, 7, 15, 17, 33):  # the scalar tails of the vector loop
+        np.testing.assert_array_equal(np.asarray(f(ac.asarray(x[5:5 + n]))), whole[5:5 + n])
+    want = getattr(sc, name)(x.astype(np.float64))
+    fin = np.isfinite(x)
+    ulp = np.spacing(np.abs(want[fin]).astype(np.float32)).astype(np.float64)
+    ulp = np.maximum(ulp, 2.0 ** -149)
+    err = np.abs(whole[fin].astype(np.float64) - want[fin]) / ulp
+    assert err.max() <= 2.5, (err.max(), x[fin][np.argmax(err)])
+    assert np.isnan(whole[np.isnan(x)]).all()
+    if name == "erf":
+        assert (np.abs(whole[fin]) <= 1).all()
+        big = np.abs(x) >= np.float32(3.92)
+        np.testing.assert_array_equal(whole[big], np.sign(x[big]))
+        assert np.signbit(whole[x == 0]).tolist() == np.signbit(x[x == 0]).tolist()
+    else:
+        np.testing.assert_array_equal(whole[x >= np.float32(10.2)], 0)
+        np.testing.assert_array_equal(whole[x <= np.float32(-3.92)], 2)

@@ -69,6 +69,8 @@ def f_psiroot(t):  # d = 0.3 t
 which = sys.argv[1]
 if which == 'erfcx':
     fit('kErfcxD', f_erfcx, int(sys.argv[2]), 'd')  # (float results: kErfcxGF/kErfcxGD, the rational tool)
+if which == 'erfcx22':  # erfc, ndtr and erf beyond 1 (erfcx_pos_clamped_v, erfc_abs_v)
+    fit('kErfcxD22', f_erfcx, 22, 'd')
 if which == 'erfsmall':
     fit('kErfSmallD', f_erfsmall, int(sys.argv[2]), 'd')
 if which == 'erfmid':

@@ -289,8 +289,87 @@ def erf_f32_pieces():
                      f"abs. error {e2:.1e}"))
 
 
+def fit_poly_fixed(u, f, deg, fixed, iters=60):
+    """fit_poly (relative) with the coefficients in `fixed` (degree -> value) held."""
+    free = [j for j in range(deg + 1) if j not in fixed]
+    base = sum(fixed[j] * u ** j for j in fixed) if fixed else np.zeros_like(u)
+    A = np.stack([u ** j for j in free], 1)
+    w, best = np.ones(len(u)), None
+    for _ in range(iters):
+        sw = np.sqrt(w) / np.abs(f)
+        c = np.linalg.lstsq(A * sw[:, None], (f - base) * sw, rcond=None)[0]
+        err = np.abs((A @ c + base) / f - 1)
+        if best is None or err.max() < best[0]:
+            best = (err.max(), c)
+        w = w * err / err.mean()
+    full = dict(fixed)
+    full.update(zip(free, best[1]))
+    return best[0], [full[j] for j in range(deg + 1)]
+
+
+def rounded_fit(u, f, deg, order):
+    """Float coefficients: rounded one at a time in `order`, each rounding compensated by
+    refitting the ones not yet rounded."""
+    fixed = {}
+    for j in order:
+        fixed[j] = float(np.float32(fit_poly_fixed(u, f, deg, fixed)[1][j]))
+    return fixed
+
+
+def piece_table(name, coeffs, comment):
+    rows = ",\n    ".join("{" + ", ".join(float(np.float32(v)).hex() + "f" for v in row) + "}"
+                          for row in coeffs)
+    return f"// {comment}\ninline constexpr float {name}[{len(coeffs)}][8] = {{\n    {rows}}};\n"
+
+
+def erf_f32_table():
+    """Float32 erf on vector lanes (special_erf_gamma_pieces.h): pieces k = floor(2|x|) of
+    width 1/2 on [0, 4), u = 2|x| - k - 1/2; P_k of degree 6 ~ erf(x)/x on piece 0, erf(x) on
+    the others; coefficients rounded from the constant term up."""
+    M, k = 800, np.arange(800)
+    u = 0.5 * np.cos(np.pi * (k + 0.5) / M)
+    cols, errs = [], []
+    for piece in range(8):
+        x = (u + piece + 0.5) / 2
+        f = np.array([float(mp.erf(v) / v) if piece == 0 else float(mp.erf(v)) for v in x])
+        c = rounded_fit(u, f, 6, range(7))
+        errs.append(np.abs(sum(c[j] * u ** j for j in range(7)) / f - 1).max())
+        cols.append([c[j] for j in range(6, -1, -1)])
+    rows = [[cols[p][j] for p in range(8)] for j in range(7)]
+    return piece_table("kErfTableF", rows, "erf pieces: max rel. errors " +
+                       ", ".join(f"{e:.1e}" for e in errs))
+
+
+def erfcx_f32_table():
+    """erfcx(z) for the float32 erfc on vector lanes (special_erf_gamma_pieces.h), z in
+    [0, 10.19]: eight pieces cut at the half octaves of z + 3/4, a polynomial of degree 8 in
+    u = z - mid_k; coefficients of degree 1 and up rounded from the lowest up, the constant
+    term refitted last and kept as two floats (a low and a high row)."""
+    starts = [0.0, 0.25, 0.75, 1.25, 2.25, 3.25, 5.25, 7.25]
+    ends = starts[1:] + [10.2]
+    mids = [0.0, 0.5, 1.0, 1.75, 2.75, 4.25, 6.25, 8.75]
+    M, k, deg = 800, np.arange(800), 8
+    cols, errs = [], []
+    for a, b, m in zip(starts, ends, mids):
+        lo, hi = a - 1e-6 * max(a, 1), b + 1e-6 * b  # (the index rounds near the edges)
+        x = (lo + hi) / 2 - (hi - lo) / 2 * np.cos(np.pi * (k + 0.5) / M)
+        u = x - m
+        f = np.array([float(mp.erfc(v) * mp.exp(mp.mpf(v) ** 2)) for v in x])
+        c = rounded_fit(u, f, deg, range(1, deg + 1))
+        c0 = fit_poly_fixed(u, f, deg, c)[1][0]
+        c0h = float(np.float32(c0))
+        c0l = float(np.float32(c0 - c0h))
+        errs.append(np.abs((sum(c[j] * u ** j for j in range(1, deg + 1)) + c0h + c0l) / f - 1).max())
+        cols.append([c[j] for j in range(deg, 0, -1)] + [c0l, c0h])
+    rows = [[cols[p][j] for p in range(8)] for j in range(deg + 2)]
+    return piece_table("kErfcxTableF", rows, "erfcx pieces: max rel. errors " +
+                       ", ".join(f"{e:.1e}" for e in errs))
+
+
 if __name__ == "__main__":
     print(erfinv_f32())
     print(ndtri_pieces())
     print(erfcx_g_f32())
     print(erf_f32_pieces())
+    print(erf_f32_table())
+    print(erfcx_f32_table())

@@ -4,8 +4,10 @@
 // special_erf_gamma_logistic.cpp.
 //
 // erf, erfc, erfcx, ndtr and log_ndtr are branch-free (one expansion of erfcx for all
-// x >= 0 and exp(-x^2) from the exact square; float erf a rational fit), so their loops
-// vectorize; float evaluates them in double and rounds once.  The inverses erfinv, erfcinv and
+// x >= 0 and exp(-x^2) from the exact square), so their loops vectorize; float erf and erfc
+// run eight polynomial pieces with per-lane coefficients in explicit vector code
+// (special_erf_gamma_pieces.h), float ndtr a float/double mix (special_erf_gamma.h), the
+// other float kernels evaluate in double and round once.  The inverses erfinv, erfcinv and
 // ndtri are rational fits on three pieces (ndtri_v; float erfinv: two polynomials in
 // -ln(1 - x^2)), also branch-free; the scalar functions (Halley iterations) take the
 // endpoints, NaN and ndtri_exp.
@@ -14,6 +16,7 @@
 
 #include "kernel_loops.h"
 #include "special_erf_gamma.h"
+#include "special_erf_gamma_pieces.h"
 
 namespace arraycore::native {
 namespace {
@@ -21,14 +24,22 @@ namespace {
 namespace eg = special::erf_gamma;
 
 struct Erf {
+  // float, AVX2 and AVX-512 builds: eight pieces whose coefficients are permuted into the
+  // lanes (contiguous runs; erf_table_f elsewhere, the same bits): special_erf_gamma_pieces.h.
+  // Other builds: erf_f, which GCC vectorizes by itself.
+#if AC_EG_TABLE_VECTORS
+  AC_EG_FAST static float apply(float x) { return eg::erf_table_f(x); }
+  static void run(const float* a, float* o, int64_t n) { eg::erf_table_run(a, o, n); }
+#else
   AC_EG_FAST static float apply(float x) { return eg::erf_f(x); }
+#endif
   // (common's bits where in_common: every layout agrees)
   AC_EG_FAST static double apply(double x) {
     return eg::select_bits(in_common(x), common(x), eg::erf_v(x));
   }
   // double, |x| < 3 (where typical arguments lie): erf(x)/x as one polynomial in x^2 of
   // degree 22 (kErfMidD, 2.6e-16), no exp or division; the loop runs it alone on chunks
-  // mostly inside (kernel_loops.h, unary_loop_common_branch).  (float: erf_f is cheaper.)
+  // mostly inside (kernel_loops.h, unary_loop_common_branch).  (float: the table is cheaper.)
   AC_EG_FAST static bool in_common(double x) { return std::fabs(x) < 3.0; }
   AC_EG_FAST static double common(double x) {
     return x * eg::poly(x * x * (1.0 / 4.5) - 1.0, eg::kErfMidD);
@@ -36,7 +47,13 @@ struct Erf {
   static void in_common(float) = delete;  // (no common branch for float)
 };
 struct Erfc {
+  // float: as Erf (erfcx in eight pieces, exp in float), erfc_f on builds without AVX2
+#if AC_EG_TABLE_VECTORS
+  AC_EG_FAST static float apply(float x) { return eg::erfc_table_f(x); }
+  static void run(const float* a, float* o, int64_t n) { eg::erfc_table_run(a, o, n); }
+#else
   AC_EG_FAST static float apply(float x) { return eg::erfc_f(x); }
+#endif
   AC_EG_FAST static double apply(double x) { return eg::erfc_v(x); }
 };
 AC_EG_UNARY_FAST(Erfcx, eg::erfcx_v)
@@ -108,9 +125,36 @@ AC_EG_UNARY(NdtriExp, eg::ndtri_exp)
 
 }  // namespace
 
+#if AC_EG_TABLE_VECTORS
+// The float loop of Erf and Erfc: contiguous runs by their explicit vector code (Op::run);
+// other layouts are copied through a buffer of 256 and run the same way (element by element
+// through `apply`, which GCC vectorizes with gathers, they took 3-5x the time of the old
+// forms' strided loops).  Every layout gives the same bits.
+template <class Op>
+void table_float_loop(char** p, const int64_t* s, int64_t n) {
+  if (s[0] == sizeof(float) && s[1] == sizeof(float)) {
+    Op::run(reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
+    return;
+  }
+  constexpr int64_t kChunk = 256;
+  float in[kChunk], out[kChunk];
+  for (int64_t b = 0; b < n; b += kChunk) {
+    const int64_t m = n - b < kChunk ? n - b : kChunk;
+    for (int64_t i = 0; i < m; ++i) in[i] = *reinterpret_cast<const float*>(p[1] + (b + i) * s[1]);
+    Op::run(in, out, m);
+    for (int64_t i = 0; i < m; ++i) *reinterpret_cast<float*>(p[0] + (b + i) * s[0]) = out[i];
+  }
+}
+#endif
+
 AC_REGISTER_KERNELS(special_erf_gamma) {
+#if AC_EG_TABLE_VECTORS
+  register_real_float_loops("erf", 1, 12.0, &table_float_loop<Erf>, unary_loop_for<Erf, double>());
+  register_real_float_loops("erfc", 1, 12.0, &table_float_loop<Erfc>, unary_loop_for<Erfc, double>());
+#else
   register_unary<Erf>("erf", RealFloatTypes{}, 12.0);
   register_unary<Erfc>("erfc", RealFloatTypes{}, 12.0);
+#endif
   register_unary<Erfcx>("erfcx", RealFloatTypes{}, 12.0);
   register_unary<Ndtr>("ndtr", RealFloatTypes{}, 12.0);
   register_unary<LogNdtr>("log_ndtr", RealFloatTypes{}, 20.0);
