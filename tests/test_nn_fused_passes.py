@@ -60,6 +60,40 @@ def test_log_softmax_row_sums_with_terms_far_below_the_maximum(dtype, n, rng):
     assert np.max(np.abs(got[ok] - ref[ok]) / scale) <= RTOL[dtype]
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_softmax_rows_near_the_underflow_bound(dtype, rng):
+    """softmax takes exp without its clamps (exp_in_range) on rows whose every x - max is
+    above -87 (float32) / -708 (float64), and simd_math's full exp on the others: rows just
+    inside and just outside the bound (subnormal and zero results), with -inf and NaN
+    entries, must give the values of PyTorch in float64 rounded to the dtype, with the
+    zeros, and a row shifted inside the bound the same bits as the exp path (both evaluate
+    exp's reduction and polynomial)."""
+    bound = 87.0 if dtype == "float32" else 708.0
+    rows = [[0.0, -1.0, -(bound - 0.01), -(bound - 0.5)],           # inside: exp_in_range
+            [0.0, -1.0, -(bound + 0.01), -(bound + 20.0)],          # outside: full exp
+            [0.0, -1.0, -np.inf, -2.0],
+            [0.0, -1.0, np.nan, -2.0],
+            [0.0, -1.0, -(bound + 60.0), -(bound + 800.0)]]
+    x = np.array(rows, dtype=dtype)
+    got = np.asarray(F.softmax(ac.asarray(x), dim=1))
+    ref = torch.softmax(torch.from_numpy(x.astype(np.float64)), dim=1).numpy()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
+    ok = ~np.isnan(ref)
+    np.testing.assert_array_equal(got[ok] == 0, ref[ok].astype(dtype) == 0)
+    tiny = np.finfo(dtype).tiny
+    normal = ok & (np.abs(ref) >= tiny)
+    np.testing.assert_allclose(got[normal], ref[normal], rtol=4 * np.finfo(dtype).eps)
+    sub = ok & (np.abs(ref) < tiny)  # subnormal results: within a few subnormal steps
+    assert np.all(np.abs(got[sub] - ref[sub]) <= 4 * np.finfo(dtype).smallest_subnormal)
+    # the same row through both paths: x and x with one entry pushed past the bound
+    y = rng.uniform(-(bound - 1.0), 0.0, (1, 300)).astype(dtype)
+    y[0, 0] = 0
+    z = np.concatenate([y, np.full((1, 1), -(bound + 50.0), dtype=dtype)], axis=1)
+    a = np.asarray(F.softmax(ac.asarray(y), dim=1))
+    b = np.asarray(F.softmax(ac.asarray(z), dim=1))[:, :300]
+    np.testing.assert_array_equal(a, b)  # the extra term is below the sum's last bit
+
+
 @pytest.mark.parametrize("log", [False, True])
 def test_softmax_non_contiguous_and_negative_strides(log, rng):
     x = rng.standard_normal((6, 8))
