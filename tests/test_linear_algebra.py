@@ -170,6 +170,32 @@ def test_matmul_broadcast_stride_zero_operand(rng):
     check(Zc @ ac_from_numpy(b), np.broadcast_to(a[0], (4, 5)) @ b, 5)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_matmul_batches_of_tiny_products(dtype, threads, rng):
+    """Batches with m, n <= 8 and k <= 16 run in a register kernel (Note [Batches of tiny
+    products], matmul.cpp), not one gemm per item: every width n, the edges of the sizes,
+    transposed, negative-stride and broadcast (stride-0) operands, vectors, one thread and
+    two; a batch with a shared x2 stays one gemm."""
+    old = ac.get_num_threads()
+    try:
+        ac.set_num_threads(threads)
+        for m, n, k in [(1, 1, 1), (4, 4, 4), (8, 8, 16), (3, 5, 7), (8, 1, 16), (1, 8, 2),
+                        (2, 6, 9), (5, 7, 1), (7, 3, 11), (9, 4, 4), (4, 4, 17)]:
+            a, b = rand((33, m, k), dtype, rng), rand((33, k, n), dtype, rng)
+            A, B = ac_from_numpy(a), ac_from_numpy(b)
+            check(A @ B, a @ b, k)
+            check(B.mT @ A.mT, b.transpose(0, 2, 1) @ a.transpose(0, 2, 1), k)  # strided rows
+            check(A[::-2] @ B[::2], a[::-2] @ b[::2], k)
+            check(A[:1] @ B, a[:1] @ b, k)                              # x1 broadcast
+            check(A @ B[:, :, ::-1], a @ b[:, :, ::-1], k)              # negative column stride
+            check(A[:, 0, :] [:, None, :] @ B, a[:, :1, :] @ b, k)      # one row per item
+            check(A @ ac_from_numpy(b[0]), a @ b[0], k)                 # shared x2: one gemm
+            check(ac.matmul(A, ac_from_numpy(b[0, :, 0])), a @ b[0, :, 0], k)  # 1-D x2
+    finally:
+        ac.set_num_threads(old)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "int32"])
 def test_matmul_batched_in_parallel(dtype, rng):
     old = ac.get_num_threads()
