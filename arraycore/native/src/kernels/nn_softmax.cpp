@@ -72,33 +72,11 @@ constexpr int kVecBytes = 32;
 template <class T>
 constexpr int kVecLanes = static_cast<int>(kVecBytes / sizeof(T));
 
-// The maximum of a contiguous row (NaN entries are passed over: they reach the result through
-// the exp and the sum).
-template <class T>
-T row_max(const T* x, int64_t n) {
-  typedef T V __attribute__((vector_size(kVecBytes)));
-  constexpr int W = kVecLanes<T>;
-  const T ninf = -std::numeric_limits<T>::infinity();
-  V a0 = V{} + ninf, a1 = a0;
-  int64_t j = 0;
-  for (; j + 2 * W <= n; j += 2 * W) {
-    V v0, v1;
-    std::memcpy(&v0, x + j, sizeof(V));
-    std::memcpy(&v1, x + j + W, sizeof(V));
-    a0 = v0 > a0 ? v0 : a0;
-    a1 = v1 > a1 ? v1 : a1;
-  }
-  a0 = a1 > a0 ? a1 : a0;
-  T m = ninf;
-  for (int l = 0; l < W; ++l) m = a0[l] > m ? a0[l] : m;
-  for (; j < n; ++j) m = x[j] > m ? x[j] : m;
-  return m;
-}
-
-// The minimum and the maximum of a contiguous row in one pass (NaN entries passed over), for
-// softmax: with both, a row whose exps are all normal numbers is seen before they are taken.
-template <class T>
-void row_min_max(const T* x, int64_t n, T& lo, T& hi) {
+// The maximum (and, with WithMin, the minimum) of a contiguous row in one pass; NaN entries
+// are passed over (they reach the result through the exp and the sum).  softmax takes both:
+// with the minimum, a row whose exps are all normal numbers is seen before they are taken.
+template <class T, bool WithMin>
+void row_extremes(const T* x, int64_t n, T& lo, T& hi) {
   typedef T V __attribute__((vector_size(kVecBytes)));
   constexpr int W = kVecLanes<T>;
   const T inf = std::numeric_limits<T>::infinity();
@@ -110,21 +88,28 @@ void row_min_max(const T* x, int64_t n, T& lo, T& hi) {
     std::memcpy(&v1, x + j + W, sizeof(V));
     a0 = v0 > a0 ? v0 : a0;
     a1 = v1 > a1 ? v1 : a1;
-    b0 = v0 < b0 ? v0 : b0;
-    b1 = v1 < b1 ? v1 : b1;
+    if constexpr (WithMin) {
+      b0 = v0 < b0 ? v0 : b0;
+      b1 = v1 < b1 ? v1 : b1;
+    }
   }
   a0 = a1 > a0 ? a1 : a0;
-  b0 = b1 < b0 ? b1 : b0;
   hi = -inf;
-  lo = inf;
-  for (int l = 0; l < W; ++l) {
-    hi = a0[l] > hi ? a0[l] : hi;
-    lo = b0[l] < lo ? b0[l] : lo;
+  for (int l = 0; l < W; ++l) hi = a0[l] > hi ? a0[l] : hi;
+  for (int64_t t = j; t < n; ++t) hi = x[t] > hi ? x[t] : hi;
+  if constexpr (WithMin) {
+    b0 = b1 < b0 ? b1 : b0;
+    lo = inf;
+    for (int l = 0; l < W; ++l) lo = b0[l] < lo ? b0[l] : lo;
+    for (int64_t t = j; t < n; ++t) lo = x[t] < lo ? x[t] : lo;
   }
-  for (; j < n; ++j) {
-    hi = x[j] > hi ? x[j] : hi;
-    lo = x[j] < lo ? x[j] : lo;
-  }
+}
+
+template <class T>
+T row_max(const T* x, int64_t n) {
+  T lo = T(0), hi;
+  row_extremes<T, false>(x, n, lo, hi);
+  return hi;
 }
 
 // Sum of a contiguous row: blocks of kSumBlock with 8 vector accumulators, the blocks added
@@ -204,7 +189,7 @@ void softmax_rows(const T* x, T* y, int64_t rows, int64_t n, bool log, bool safe
     if (log) {
       m = row_max(xr, n);
     } else {
-      row_min_max(xr, n, lo, m);
+      row_extremes<T, true>(xr, n, lo, m);
     }
     if (safe && m == -std::numeric_limits<T>::infinity()) {
       for (int64_t j = 0; j < n; ++j) yr[j] = T(0);
