@@ -127,14 +127,19 @@ def _one_at_a_time(native_fn, x, *args):
     return np.stack(cols, axis=1)
 
 
-def errors(n, precision, lines=None, seed=0, kind="c2c", lone=False):
+def errors(n, precision, lines=None, seed=0, kind="c2c", lone=False, rows=False):
     """(arraycore error, the bar: NumPy's error (double) or min(PyTorch, JAX) (single)).
-    lone: arraycore transforms the lines one call each."""
+    lone: arraycore transforms the lines one call each; rows: as the rows of a C-contiguous
+    matrix (the real transforms' row kernel, fft_real_rows.cpp), not along axis 0."""
     lines = max(lines or LINES, MIN_VALUES // n)
 
     def ours_of(native_fn, data, *args):
         if lone:
             return _one_at_a_time(native_fn, data, *args)
+        if rows:
+            axis_arg = (1,) if isinstance(args[0], tuple) else 1
+            out = native_fn(ac.asarray(np.ascontiguousarray(data.T)), axis_arg, *args[1:])
+            return np.asarray(out).T
         return native_fn(ac.asarray(data), *args)
 
     x = _input(n, lines, seed + n)
@@ -173,9 +178,9 @@ def errors(n, precision, lines=None, seed=0, kind="c2c", lone=False):
     return rms_rel_error(np.asarray(ours), ref), min(rms_rel_error(t, ref) for t in theirs)
 
 
-def check(n, precision, kind="c2c", lines=None, factor=None, lone=False):
+def check(n, precision, kind="c2c", lines=None, factor=None, lone=False, rows=False):
     factor = bound(n, precision, kind) if factor is None else factor
-    ours, theirs = errors(n, precision, lines=lines, kind=kind, lone=lone)
+    ours, theirs = errors(n, precision, lines=lines, kind=kind, lone=lone, rows=rows)
     assert ours <= theirs * factor + 1e-300, (
         f"{kind} n={n} {precision}: arraycore {ours:.3e} > {factor} x reference library "
         f"{theirs:.3e}")
@@ -220,6 +225,13 @@ def test_sample_large(n):
 @pytest.mark.parametrize("n", [16384, 20000, 19602])
 def test_long_real_lines(n, precision, kind, lines):
     check(n, precision, kind, lines=lines)
+
+
+# float32 rows whose half length is a multiple of 64 take the row kernel (fft_real_rows.cpp):
+# a radix-8 step from the row, then its own radix-8 passes, not the batched route's plan.
+@pytest.mark.parametrize("n", [128, 256, 384, 512, 640, 1024, 1152, 2048, 4096, 8192])
+def test_row_kernel(n):
+    check(n, "single", "r2c", rows=True)
 
 
 # A lone line from kFourStepSplitMin (256) up runs the four-step split (its real transforms

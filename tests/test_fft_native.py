@@ -200,6 +200,61 @@ def test_r2c_row_groups(dt, lines):
                         0.3 * np.fft.rfft(a.astype(np.float64), axis=1), cdt, n, f"{name} n={n}")
 
 
+# float32 rows (contiguous lines far apart) whose half length is a multiple of 64 take the
+# row kernel (fft_real_rows.cpp) at every vector width but the scalar one: line counts around
+# its tasks of 16 lines, lengths with factors 2, 3 and 5 and the smallest one it takes (128;
+# 192 and 130 are not its lengths), rows of a slice (lines that are not evenly spaced in a
+# 3-d array, a row step of 2, reversed rows), a scale that is no power of two.  Its results do
+# not depend on the vector width (it runs 8 lanes on every machine) nor on the threads.
+ROW_KERNEL_LENGTHS = [128, 130, 192, 256, 384, 640, 1024, 1152, 2048, 4096, 6144, 8192]
+
+
+@pytest.mark.parametrize("n", ROW_KERNEL_LENGTHS)
+def test_r2c_row_kernel(isa, n):
+    rng = np.random.default_rng(n)
+    for lines in [1, 2, 15, 16, 17, 33]:
+        x = rng.standard_normal((lines, n)).astype(np.float32)
+        check_close(N.fft_r2c(ac.asarray(x), 1, 0.3),
+                    0.3 * np.fft.rfft(x.astype(np.float64), axis=1), np.complex64, n,
+                    f"lines={lines}")
+    wide = rng.standard_normal((3, 7, n + 5)).astype(np.float32)
+    views = {"3-d slice": (ac.asarray(wide)[:, 1:6, 2:n + 2], wide[:, 1:6, 2:n + 2]),
+             "row step 2": (ac.asarray(wide[0])[::2, :n], wide[0][::2, :n]),
+             "reversed rows": (ac.asarray(wide[1])[::-1, 3:n + 3], wide[1][::-1, 3:n + 3])}
+    for name, (a, ref) in views.items():
+        check_close(N.fft_r2c(a, a.ndim - 1, 1.0),
+                    np.fft.rfft(ref.astype(np.float64), axis=-1), np.complex64, n, name)
+
+
+def test_r2c_row_kernel_bits():
+    """The same bits at every vector width that runs the kernel and on 1 or 2 threads; a NaN
+    in one row makes that whole row NaN and leaves the others as they were."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((40, 1024)).astype(np.float32)
+    old_isa = N.fft_set_isa("avx2")
+    old_threads = N.get_num_threads()
+    try:
+        results = []
+        for isa_name in ("avx2", "avx512", "native"):
+            N.fft_set_isa(isa_name)
+            for threads in (1, 2):
+                N.set_num_threads(threads)
+                results.append(np.asarray(N.fft_r2c(ac.asarray(x), 1, 1.0)))
+        y = x.copy()
+        y[5, 100] = np.nan
+        y[9, 3] = np.inf
+        with_nan = np.asarray(N.fft_r2c(ac.asarray(y), 1, 1.0))
+    finally:
+        N.fft_set_isa(old_isa)
+        N.set_num_threads(old_threads)
+    for r in results[1:]:
+        np.testing.assert_array_equal(r, results[0])
+    assert np.isnan(with_nan[5]).all()
+    assert not np.isfinite(with_nan[9]).all()
+    others = [i for i in range(40) if i not in (5, 9)]
+    np.testing.assert_array_equal(with_nan[others], results[0][others])
+
+
 # Adjacent columns of complex arrays go in blocks of W (16 complex64 / 8 complex128 times a
 # power of two; 16..128 columns by length) straight between the arrays, the first and last
 # passes fused with the copies (fft_columns.cpp): column counts around the block edges

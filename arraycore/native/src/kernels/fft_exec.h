@@ -35,6 +35,11 @@ bool is_long_line(const Plan<T>& plan);
 template <class T>
 bool run_passes(const Plan<T>& plan, T* re, T* im, T* work_re, T* work_im, int64_t B,
                 size_t first = 0, size_t last = SIZE_MAX);
+// The same at the vector width of `isa` instead of the one in use (the row kernel's batch is
+// one 32-byte vector wide whatever the machine's widest, fft_real_rows.cpp).
+template <class T>
+bool run_passes_width(Isa isa, const Plan<T>& plan, T* re, T* im, T* work_re, T* work_im,
+                      int64_t B, size_t first = 0, size_t last = SIZE_MAX);
 
 // Four-step transform of one line of length plan.n (plan.n1 > 0), in place on split arrays,
 // or from an interleaved complex line to another (element strides; in == out is fine), times

@@ -212,7 +212,13 @@ bool run_passes_at(const Plan<T>& plan, T* re, T* im, T* wre, T* wim, int64_t B,
 template <class T>
 bool run_passes(const Plan<T>& plan, T* re, T* im, T* wre, T* wim, int64_t B, size_t first,
                 size_t last) {
-  switch (current_isa()) {
+  return run_passes_width(current_isa(), plan, re, im, wre, wim, B, first, last);
+}
+
+template <class T>
+bool run_passes_width(Isa isa, const Plan<T>& plan, T* re, T* im, T* wre, T* wim, int64_t B,
+                      size_t first, size_t last) {
+  switch (isa) {
     case Isa::Avx512:
       return run_passes_at<T, lanes_for<T>(Isa::Avx512)>(plan, re, im, wre, wim, B, first, last);
     case Isa::Avx2:
@@ -225,5 +231,9 @@ template bool run_passes<float>(const Plan<float>&, float*, float*, float*, floa
                                 size_t, size_t);
 template bool run_passes<double>(const Plan<double>&, double*, double*, double*, double*, int64_t,
                                  size_t, size_t);
+template bool run_passes_width<float>(Isa, const Plan<float>&, float*, float*, float*, float*,
+                                      int64_t, size_t, size_t);
+template bool run_passes_width<double>(Isa, const Plan<double>&, double*, double*, double*,
+                                       double*, int64_t, size_t, size_t);
 
 }  // namespace arraycore::native::fft

@@ -74,6 +74,13 @@ struct RealPlan {
   int64_t n = 0;
   std::shared_ptr<const Plan<T>> half;
   std::vector<double> tw_re, tw_im, tw_re_lo, tw_im_lo;
+  // The row kernel (fft_real_rows.cpp) splits the half length m = R * rows_n2, R the lanes
+  // of its 32-byte vectors (kRowRadix): a radix-R step whose twiddles w_m^(t2*k1), 1 <= k1 <
+  // R, t2 < rows_n2, sit at [(k1 - 1) * rows_n2 + t2], then transforms of length rows_n2
+  // (rows_plan).  rows_n2 == 0 where it does not apply (see rows_kernel_fits).
+  int64_t rows_n2 = 0;
+  std::shared_ptr<const Plan<T>> rows_plan;
+  std::vector<T> rows_tw_re, rows_tw_im;
 };
 
 // The cached real plan for (even n >= 2, precision, sign); thread-safe.
@@ -104,5 +111,24 @@ constexpr int64_t kFourStepMin = 4096;
 // vectorize over a batch of lines and run a lone line in scalar code, the split's column and
 // row steps are batches of their own.
 constexpr int64_t kFourStepSplitMin = 256;
+
+// Radix of the row kernel's first step (fft_real_rows.cpp): the lanes of a 32-byte vector,
+// 8 float32 / 4 float64, so that its R x R register transposes are those of the copies.
+template <class T>
+constexpr int64_t kRowRadix = int64_t(32 / sizeof(T));
+
+// Lane i of the row kernel's step-1 vectors holds t2 + row_lane<T>(i): its deinterleave of
+// the row's (real, imaginary) pairs shuffles within 128-bit halves only (one instruction per
+// vector, no lane-crossing permute), which leaves the pairs of the two halves in this order.
+template <class T>
+constexpr int row_lane(int i) {
+  if constexpr (kRowRadix<T> == 8) {
+    constexpr int order[8] = {0, 1, 4, 5, 2, 3, 6, 7};
+    return order[i];
+  } else {
+    constexpr int order[4] = {0, 2, 1, 3};
+    return order[i];
+  }
+}
 
 }  // namespace arraycore::native::fft
