@@ -186,10 +186,10 @@ def check(n, precision, kind="c2c", lines=None, factor=None, lone=False, rows=Fa
         f"{theirs:.3e}")
 
 
-def sweep(lengths, precision, kind="c2c", lines=None, lone=False, factor=None):
+def sweep(lengths, precision, kind="c2c", lines=None, lone=False, factor=None, rows=False):
     failures = []
     for n in lengths:
-        ours, theirs = errors(n, precision, lines=lines, kind=kind, lone=lone)
+        ours, theirs = errors(n, precision, lines=lines, kind=kind, lone=lone, rows=rows)
         limit = bound(n, precision, kind)
         if factor is not None:
             limit = max(factor, limit)
@@ -229,9 +229,10 @@ def test_long_real_lines(n, precision, kind, lines):
 
 # float32 rows whose half length is a multiple of 64 take the row kernel (fft_real_rows.cpp):
 # a radix-8 step from the row, then its own radix-8 passes, not the batched route's plan.
+@pytest.mark.parametrize("kind", ["r2c", "c2r"])
 @pytest.mark.parametrize("n", [128, 256, 384, 512, 640, 1024, 1152, 2048, 4096, 8192])
-def test_row_kernel(n):
-    check(n, "single", "r2c", rows=True)
+def test_row_kernel(n, kind):
+    check(n, "single", kind, rows=True)
 
 
 # A lone line from kFourStepSplitMin (256) up runs the four-step split (its real transforms
@@ -264,6 +265,13 @@ def test_every_length_lone(kind, precision):
 @pytest.mark.parametrize("block", range(16))
 def test_every_length_up_to_4096(block, precision):
     sweep(range(1 + block * 256, 1 + (block + 1) * 256), precision)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["r2c", "c2r"])
+def test_every_row_kernel_length(kind):
+    # Every length the row kernel takes up to 8192 (half lengths that are multiples of 64).
+    sweep(range(128, 8193, 128), "single", kind, rows=True)
 
 
 @pytest.mark.slow

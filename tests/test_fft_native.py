@@ -201,7 +201,7 @@ def test_r2c_row_groups(dt, lines):
 
 
 # float32 rows (contiguous lines far apart) whose half length is a multiple of 64 take the
-# row kernel (fft_real_rows.cpp) at every vector width but the scalar one: line counts around
+# row kernel (fft_real_rows.cpp; r2c and c2r) at every vector width but the scalar one: line counts around
 # its tasks of 16 lines, lengths with factors 2, 3 and 5 and the smallest one it takes (128;
 # 192 and 130 are not its lengths), rows of a slice (lines that are not evenly spaced in a
 # 3-d array, a row step of 2, reversed rows), a scale that is no power of two.  Its results do
@@ -209,28 +209,48 @@ def test_r2c_row_groups(dt, lines):
 ROW_KERNEL_LENGTHS = [128, 130, 192, 256, 384, 640, 1024, 1152, 2048, 4096, 6144, 8192]
 
 
+def _row_views(wide, n):
+    """Rows of slices of `wide` (3, 7, n + 5 or more along the last axis) as arraycore and
+    NumPy arrays: lines not evenly spaced, a row step of 2, reversed rows."""
+    return {"3-d slice": (ac.asarray(wide)[:, 1:6, 2:n + 2], wide[:, 1:6, 2:n + 2]),
+            "row step 2": (ac.asarray(wide[0])[::2, :n], wide[0][::2, :n]),
+            "reversed rows": (ac.asarray(wide[1])[::-1, 3:n + 3], wide[1][::-1, 3:n + 3])}
+
+
 @pytest.mark.parametrize("n", ROW_KERNEL_LENGTHS)
-def test_r2c_row_kernel(isa, n):
+def test_row_kernel(isa, n):
     rng = np.random.default_rng(n)
+    h = n // 2 + 1
     for lines in [1, 2, 15, 16, 17, 33]:
         x = rng.standard_normal((lines, n)).astype(np.float32)
         check_close(N.fft_r2c(ac.asarray(x), 1, 0.3),
                     0.3 * np.fft.rfft(x.astype(np.float64), axis=1), np.complex64, n,
-                    f"lines={lines}")
-    wide = rng.standard_normal((3, 7, n + 5)).astype(np.float32)
-    views = {"3-d slice": (ac.asarray(wide)[:, 1:6, 2:n + 2], wide[:, 1:6, 2:n + 2]),
-             "row step 2": (ac.asarray(wide[0])[::2, :n], wide[0][::2, :n]),
-             "reversed rows": (ac.asarray(wide[1])[::-1, 3:n + 3], wide[1][::-1, 3:n + 3])}
-    for name, (a, ref) in views.items():
+                    f"r2c lines={lines}")
+        s = rand_complex(rng, (lines, h), np.complex64)
+        check_close(N.fft_c2r(ac.asarray(s), 1, n, 0.3),
+                    0.3 * n * np.fft.irfft(s.astype(np.complex128), n, axis=1), np.float32, n,
+                    f"c2r lines={lines}")
+    for name, (a, ref) in _row_views(rng.standard_normal((3, 7, n + 5)).astype(np.float32),
+                                     n).items():
         check_close(N.fft_r2c(a, a.ndim - 1, 1.0),
-                    np.fft.rfft(ref.astype(np.float64), axis=-1), np.complex64, n, name)
+                    np.fft.rfft(ref.astype(np.float64), axis=-1), np.complex64, n, "r2c " + name)
+    for name, (a, ref) in _row_views(rand_complex(rng, (3, 7, h + 5), np.complex64), h).items():
+        check_close(N.fft_c2r(a, a.ndim - 1, n, 1.0 / n),
+                    np.fft.irfft(ref.astype(np.complex128), n, axis=-1), np.float32, n,
+                    "c2r " + name)
 
 
-def test_r2c_row_kernel_bits():
+@pytest.mark.parametrize("kind", ["r2c", "c2r"])
+def test_row_kernel_bits(kind):
     """The same bits at every vector width that runs the kernel and on 1 or 2 threads; a NaN
     in one row makes that whole row NaN and leaves the others as they were."""
     rng = np.random.default_rng(3)
-    x = rng.standard_normal((40, 1024)).astype(np.float32)
+    if kind == "r2c":
+        x = rng.standard_normal((40, 1024)).astype(np.float32)
+        run = lambda a: np.asarray(N.fft_r2c(ac.asarray(a), 1, 1.0))  # noqa: E731
+    else:
+        x = rand_complex(rng, (40, 513), np.complex64)
+        run = lambda a: np.asarray(N.fft_c2r(ac.asarray(a), 1, 1024, 1.0))  # noqa: E731
     old_isa = N.fft_set_isa("avx2")
     old_threads = N.get_num_threads()
     try:
@@ -239,11 +259,11 @@ def test_r2c_row_kernel_bits():
             N.fft_set_isa(isa_name)
             for threads in (1, 2):
                 N.set_num_threads(threads)
-                results.append(np.asarray(N.fft_r2c(ac.asarray(x), 1, 1.0)))
+                results.append(run(x))
         y = x.copy()
         y[5, 100] = np.nan
         y[9, 3] = np.inf
-        with_nan = np.asarray(N.fft_r2c(ac.asarray(y), 1, 1.0))
+        with_nan = run(y)
     finally:
         N.fft_set_isa(old_isa)
         N.set_num_threads(old_threads)

@@ -57,7 +57,8 @@ inline V imag_parts(V v0, V v1) {
   else return __builtin_shufflevector(v0, v1, 1, 5, 3, 7);
 }
 
-// Step 1 for one line x (2m reals): br/bi receive R lines of length N, interleaved.
+// Step 1 for one line x (2m reals: z interleaved): br/bi receive R lines of length N,
+// interleaved.  next_in, next_out: the next line's input and output rows, to prefetch.
 template <class T, int Sign>
 void rows_first_step(const T* x, const RealPlan<T>& rp, T* br, T* bi, const T* next_in,
                      T* next_out) {
@@ -68,19 +69,19 @@ void rows_first_step(const T* x, const RealPlan<T>& rp, T* br, T* bi, const T* n
   const T* twi = rp.rows_tw_im.data();
   // The line's 8 runs of 64 bytes per iteration are too short a stream for the hardware
   // prefetchers: fetch the next line's input (and its output row, for writing) meanwhile.
-  const int64_t in_lines = (2 * R * N * int64_t(sizeof(T)) + 63) / 64;
-  const int64_t out_lines = in_lines + 2;
+  // (2m reals, 2m + 2 for a half spectrum, at any alignment.)
+  const int64_t lines = (2 * R * N * int64_t(sizeof(T)) + 63) / 64 + 2;
   const int64_t iters = N / R;
-  const int64_t in_per = (in_lines + iters - 1) / iters, out_per = (out_lines + iters - 1) / iters;
+  const int64_t per = (lines + iters - 1) / iters;
   const char* pin = reinterpret_cast<const char*>(next_in);
   char* pout = reinterpret_cast<char*>(next_out);
   for (int64_t t2 = 0; t2 < N; t2 += R) {
     if (pin) {
       const int64_t it = t2 / R;
-      for (int64_t c = it * in_per; c < std::min(in_lines, (it + 1) * in_per); ++c)
+      for (int64_t c = it * per; c < std::min(lines, (it + 1) * per); ++c) {
         __builtin_prefetch(pin + 64 * c, 0, 3);
-      for (int64_t c = it * out_per; c < std::min(out_lines, (it + 1) * out_per); ++c)
         __builtin_prefetch(pout + 64 * c, 1, 3);
+      }
     }
     V re[R], im[R];
     for (int t1 = 0; t1 < R; ++t1) {
@@ -108,25 +109,38 @@ void rows_first_step(const T* x, const RealPlan<T>& rp, T* br, T* bi, const T* n
   }
 }
 
+using D = Vec<double, 4>;
+using H = Vec<float, 4>;
+
+inline D widen(H v) {
+#if defined(__AVX__)
+  // (GCC turns the generic conversion of a loaded vector into two 2-lane ones and an insert.)
+  return D(_mm256_cvtps_pd(__m128(v)));
+#else
+  return __builtin_convertvector(v, D);
+#endif
+}
+inline D rev(D v) { return __builtin_shufflevector(v, v, 3, 2, 1, 0); }
+// Four complex numbers from their real and imaginary parts, stored interleaved at p.
+inline void store_pairs4(float* p, H re, H im) {
+  vstore(p, H(__builtin_shufflevector(re, im, 0, 4, 1, 5)));
+  vstore(p + 4, H(__builtin_shufflevector(re, im, 2, 6, 3, 7)));
+}
+// Four complex numbers stored interleaved at p: their real and imaginary parts.
+inline void load_pairs4(const float* p, H& re, H& im) {
+  const Vec<float, 8> v = vload<Vec<float, 8>>(p);
+  re = __builtin_shufflevector(v, v, 0, 2, 4, 6);
+  im = __builtin_shufflevector(v, v, 1, 3, 5, 7);
+}
+
 // Bins k .. k+3 and their partners m-k-3 .. m-k of one line: X_k (and X_(m-k)) as
 // split_bins computes them (sums and twiddle products in double, one rounding to float), in
 // registers of 4 doubles: A = Z_k.. from zr, zi; C = Z_(m-k).. read backwards; the results
 // stored interleaved, X_k.. front to back, X_(m-k).. back to front.
 inline void split_four_bins(const float* zr, const float* zi, int64_t k, int64_t m,
                             const double* tc, const double* ts, double factor, float* out) {
-  using D = Vec<double, 4>;
-  using H = Vec<float, 4>;
-  auto widen = [](const float* p) {
-#if defined(__AVX__)
-    // (GCC turns the generic conversion into two 2-lane ones and an insert.)
-    return D(_mm256_cvtps_pd(_mm_loadu_ps(p)));
-#else
-    return __builtin_convertvector(vload<H>(p), D);
-#endif
-  };
-  auto rev = [](D v) { return D(__builtin_shufflevector(v, v, 3, 2, 1, 0)); };
-  const D Ar = widen(zr + k), Ai = widen(zi + k);
-  const D Cr = rev(widen(zr + m - k - 3)), Ci = rev(widen(zi + m - k - 3));
+  const D Ar = widen(vload<H>(zr + k)), Ai = widen(vload<H>(zi + k));
+  const D Cr = rev(widen(vload<H>(zr + m - k - 3))), Ci = rev(widen(vload<H>(zi + m - k - 3)));
   const D c = vload<D>(tc + k), s = vload<D>(ts + k);
   const D p = Ar + Cr, q = Ai - Ci, u = Ai + Ci, v = Ar - Cr;
   const D cu = c * u, sv = s * v, cv = c * v, su = s * u;
@@ -134,12 +148,8 @@ inline void split_four_bins(const float* zr, const float* zi, int64_t k, int64_t
   const H x1i = __builtin_convertvector(factor * (q - cv + su), H);
   const H x2r = __builtin_convertvector(rev(factor * (p - cu - sv)), H);
   const H x2i = __builtin_convertvector(rev(factor * (-q - cv + su)), H);
-  float* lo = out + 2 * k;
-  vstore(lo, H(__builtin_shufflevector(x1r, x1i, 0, 4, 1, 5)));
-  vstore(lo + 4, H(__builtin_shufflevector(x1r, x1i, 2, 6, 3, 7)));
-  float* hi = out + 2 * (m - k - 3);
-  vstore(hi, H(__builtin_shufflevector(x2r, x2i, 0, 4, 1, 5)));
-  vstore(hi + 4, H(__builtin_shufflevector(x2r, x2i, 2, 6, 3, 7)));
+  store_pairs4(out + 2 * k, x1r, x1i);
+  store_pairs4(out + 2 * (m - k - 3), x2r, x2i);
 }
 
 // The spectrum pass of one line: Z (zr, zi, natural order, m bins) -> X_0..X_m into the
@@ -172,6 +182,67 @@ inline void rows_split(const float* zr, const float* zi, int64_t m, const RealPl
   }
 }
 
+// c2r: bins k .. k+3 and their partners m-k-3 .. m-k of the half spectrum x (interleaved)
+// -> Z_k.. and Z_(m-k).. as join_bins computes them (in double, one rounding to float),
+// stored interleaved into z (2m reals), front to back and back to front.
+inline void join_four_bins(const float* x, int64_t k, int64_t m, const double* tc,
+                           const double* ts, float* z) {
+  H ar, ai, cr, ci;
+  load_pairs4(x + 2 * k, ar, ai);
+  load_pairs4(x + 2 * (m - k - 3), cr, ci);
+  const D Ar = widen(ar), Ai = widen(ai), Cr = rev(widen(cr)), Ci = rev(widen(ci));
+  const D c = vload<D>(tc + k), s = vload<D>(ts + k);
+  const D P = Ar + Cr, Q = Ai - Ci, Dr = Ar - Cr, Di = Ai + Ci;
+  const D cDi = c * Di, sDr = s * Dr, cDr = c * Dr, sDi = s * Di;
+  store_pairs4(z + 2 * k, __builtin_convertvector(P - cDi - sDr, H),
+               __builtin_convertvector(Q + cDr - sDi, H));
+  store_pairs4(z + 2 * (m - k - 3), __builtin_convertvector(rev(P + cDi + sDr), H),
+               __builtin_convertvector(rev(-Q + cDr - sDi), H));
+}
+
+// c2r: Z_0 .. Z_(m-1) (interleaved into z) from the half spectrum x (m + 1 complex, the
+// imaginary parts of X_0 and X_m ignored, as NumPy does).
+inline void rows_join(const float* x, int64_t m, const RealPlan<float>& rp, float* z) {
+  const double *tc = rp.tw_re.data(), *ts = rp.tw_im.data();
+  const double *tcl = rp.tw_re_lo.data(), *tsl = rp.tw_im_lo.data();
+  float o1r[1], o1i[1], o2r[1], o2i[1];
+  {  // Z_0 from the real parts of X_0 and X_m
+    const float ar = x[0], cr = x[2 * m], zero = 0.0f;
+    join_bins<float, false, 0>(&ar, &zero, &cr, &zero, o1r, o1i, nullptr, nullptr, 1, tc, ts,
+                               tcl, tsl);
+    z[0] = o1r[0], z[1] = o1i[0];
+  }
+  const int64_t kend = (m + 1) / 2;
+  int64_t k = 1;
+  for (; k + 4 <= kend; k += 4) join_four_bins(x, k, m, tc, ts, z);
+  for (; k < kend; ++k) {
+    const float ar = x[2 * k], ai = x[2 * k + 1], cr = x[2 * (m - k)], ci = x[2 * (m - k) + 1];
+    join_bins<float, true, 1>(&ar, &ai, &cr, &ci, o1r, o1i, o2r, o2i, 1, tc + k, ts + k, tcl + k,
+                              tsl + k);
+    z[2 * k] = o1r[0], z[2 * k + 1] = o1i[0];
+    z[2 * (m - k)] = o2r[0], z[2 * (m - k) + 1] = o2i[0];
+  }
+  if (m % 2 == 0) {  // Z_(m/2) from X_(m/2) alone
+    const int64_t h = m / 2;
+    const float ar = x[2 * h], ai = x[2 * h + 1];
+    join_bins<float, false, 0>(&ar, &ai, &ar, &ai, o1r, o1i, nullptr, nullptr, 1, tc + h, ts + h,
+                               tcl + h, tsl + h);
+    z[2 * h] = o1r[0], z[2 * h + 1] = o1i[0];
+  }
+}
+
+// c2r: the transformed line z (split, natural order, m values) -> x_2j = Re z_j,
+// x_(2j+1) = Im z_j, times scale, into the output row.
+inline void rows_store_real(const float* zr, const float* zi, int64_t m, float scale, float* out) {
+  using V = Vec<float, 8>;
+  constexpr auto seq = std::make_index_sequence<8>{};
+  for (int64_t j = 0; j < m; j += 8) {  // m is a multiple of 64
+    const V re = vload<V>(zr + j) * scale, im = vload<V>(zi + j) * scale;
+    vstore(out + 2 * j, detail::interleave_lo<V>(re, im, seq));
+    vstore(out + 2 * j + 8, detail::interleave_hi<V>(re, im, seq));
+  }
+}
+
 // Lines per task of the pool: enough work per task (~16 lines of 1024) to pay for handing
 // it out.
 constexpr int64_t kRowsPerTask = 16;
@@ -200,6 +271,28 @@ void r2c_rows(const RealPlan<float>& rp, const float* src, const int64_t* in_off
                                  last ? nullptr : dst + 2 * out_off[l + 1]);
       const bool in_work = run_passes_width(Isa::Avx2, *rp.rows_plan, br, bi, wr, wi, R);
       rows_split(in_work ? wr : br, in_work ? wi : bi, m, rp, factor, dst + 2 * out_off[l]);
+    }
+  });
+}
+
+void c2r_rows(const RealPlan<float>& rp, const float* src, const int64_t* in_off, float* dst,
+              const int64_t* out_off, int64_t count, float scale) {
+  constexpr int64_t R = kRowRadix<float>;
+  const int64_t m = rp.n / 2;
+  for_each_group(count, kRowsPerTask, rp.n, [&](int64_t l0, int64_t lines) {
+    Scratch<float> buf(6 * m);
+    float* z = buf.data();  // 2m: Z interleaved, as a real row is read
+    float* br = z + 2 * m;
+    float* bi = br + m;
+    float* wr = bi + m;
+    float* wi = wr + m;
+    for (int64_t l = l0; l < l0 + lines; ++l) {
+      const bool last = l + 1 == l0 + lines;
+      rows_join(src + 2 * in_off[l], m, rp, z);
+      rows_first_step<float, 1>(z, rp, br, bi, last ? nullptr : src + 2 * in_off[l + 1],
+                                last ? nullptr : dst + out_off[l + 1]);
+      const bool in_work = run_passes_width(Isa::Avx2, *rp.rows_plan, br, bi, wr, wi, R);
+      rows_store_real(in_work ? wr : br, in_work ? wi : bi, m, scale, dst + out_off[l]);
     }
   });
 }

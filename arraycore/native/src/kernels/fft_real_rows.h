@@ -18,4 +18,10 @@ bool rows_kernel_fits(const RealPlan<float>& rp);
 void r2c_rows(const RealPlan<float>& rp, const float* src, const int64_t* in_off, float* dst,
               const int64_t* out_off, int64_t count, double factor);
 
+// c2r of `count` contiguous complex64 half spectra of rp.n / 2 + 1 bins (at src +
+// 2 * in_off[l], interleaved) into contiguous float32 lines of rp.n (at dst + out_off[l]),
+// times scale; rp is the c2r plan (sign +1).
+void c2r_rows(const RealPlan<float>& rp, const float* src, const int64_t* in_off, float* dst,
+              const int64_t* out_off, int64_t count, float scale);
+
 }  // namespace arraycore::native::fft
