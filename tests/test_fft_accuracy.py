@@ -227,12 +227,14 @@ def test_long_real_lines(n, precision, kind, lines):
     check(n, precision, kind, lines=lines)
 
 
-# float32 rows whose half length is a multiple of 64 take the row kernel (fft_real_rows.cpp):
-# a radix-8 step from the row, then its own radix-8 passes, not the batched route's plan.
+# Rows whose half length is a multiple of 64 (float32) or 16 (float64) take the row kernel
+# (fft_real_rows.cpp): a radix-8 (radix-4) step from the row, then its own radix-8 passes, not
+# the batched route's plan.
+@pytest.mark.parametrize("precision", ["single", "double"])
 @pytest.mark.parametrize("kind", ["r2c", "c2r"])
-@pytest.mark.parametrize("n", [128, 256, 384, 512, 640, 1024, 1152, 2048, 4096, 8192])
-def test_row_kernel(n, kind):
-    check(n, "single", kind, rows=True)
+@pytest.mark.parametrize("n", [32, 128, 256, 384, 512, 640, 1024, 1152, 2048, 4096, 8192])
+def test_row_kernel(n, kind, precision):
+    check(n, precision, kind, rows=True)
 
 
 # A lone line from kFourStepSplitMin (256) up runs the four-step split (its real transforms
@@ -269,9 +271,12 @@ def test_every_length_up_to_4096(block, precision):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["r2c", "c2r"])
-def test_every_row_kernel_length(kind):
-    # Every length the row kernel takes up to 8192 (half lengths that are multiples of 64).
-    sweep(range(128, 8193, 128), "single", kind, rows=True)
+@pytest.mark.parametrize("precision", ["single", "double"])
+def test_every_row_kernel_length(kind, precision):
+    # Every length the row kernel takes up to 8192 (half lengths that are multiples of 64 in
+    # single precision, of 16 in double).
+    step = 128 if precision == "single" else 32
+    sweep(range(step, 8193, step), precision, kind, rows=True)
 
 
 @pytest.mark.slow

@@ -200,10 +200,10 @@ def test_r2c_row_groups(dt, lines):
                         0.3 * np.fft.rfft(a.astype(np.float64), axis=1), cdt, n, f"{name} n={n}")
 
 
-# float32 rows (contiguous lines far apart) whose half length is a multiple of 64 take the
-# row kernel (fft_real_rows.cpp; r2c and c2r) at every vector width but the scalar one: line counts around
-# its tasks of 16 lines, lengths with factors 2, 3 and 5 and the smallest one it takes (128;
-# 192 and 130 are not its lengths), rows of a slice (lines that are not evenly spaced in a
+# Rows (contiguous lines far apart) whose half length is a multiple of 64 (float32) or 16
+# (float64) take the row kernel (fft_real_rows.cpp; r2c and c2r) at every vector width but
+# the scalar one: line counts around its tasks of 16 lines, lengths with factors 2, 3 and 5
+# and the smallest float32 one (128; 192 and 130 are float64 lengths only, or neither), rows of a slice (lines that are not evenly spaced in a
 # 3-d array, a row step of 2, reversed rows), a scale that is no power of two.  Its results do
 # not depend on the vector width (it runs 8 lanes on every machine) nor on the threads.
 ROW_KERNEL_LENGTHS = [128, 130, 192, 256, 384, 640, 1024, 1152, 2048, 4096, 6144, 8192]
@@ -217,39 +217,42 @@ def _row_views(wide, n):
             "reversed rows": (ac.asarray(wide[1])[::-1, 3:n + 3], wide[1][::-1, 3:n + 3])}
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
 @pytest.mark.parametrize("n", ROW_KERNEL_LENGTHS)
-def test_row_kernel(isa, n):
+def test_row_kernel(isa, n, dt):
     rng = np.random.default_rng(n)
     h = n // 2 + 1
+    cdt = np.complex64 if dt == np.float32 else np.complex128
     for lines in [1, 2, 15, 16, 17, 33]:
-        x = rng.standard_normal((lines, n)).astype(np.float32)
+        x = rng.standard_normal((lines, n)).astype(dt)
         check_close(N.fft_r2c(ac.asarray(x), 1, 0.3),
-                    0.3 * np.fft.rfft(x.astype(np.float64), axis=1), np.complex64, n,
+                    0.3 * np.fft.rfft(x.astype(np.float64), axis=1), cdt, n,
                     f"r2c lines={lines}")
-        s = rand_complex(rng, (lines, h), np.complex64)
+        s = rand_complex(rng, (lines, h), cdt)
         check_close(N.fft_c2r(ac.asarray(s), 1, n, 0.3),
-                    0.3 * n * np.fft.irfft(s.astype(np.complex128), n, axis=1), np.float32, n,
+                    0.3 * n * np.fft.irfft(s.astype(np.complex128), n, axis=1), dt, n,
                     f"c2r lines={lines}")
-    for name, (a, ref) in _row_views(rng.standard_normal((3, 7, n + 5)).astype(np.float32),
+    for name, (a, ref) in _row_views(rng.standard_normal((3, 7, n + 5)).astype(dt),
                                      n).items():
         check_close(N.fft_r2c(a, a.ndim - 1, 1.0),
-                    np.fft.rfft(ref.astype(np.float64), axis=-1), np.complex64, n, "r2c " + name)
-    for name, (a, ref) in _row_views(rand_complex(rng, (3, 7, h + 5), np.complex64), h).items():
+                    np.fft.rfft(ref.astype(np.float64), axis=-1), cdt, n, "r2c " + name)
+    for name, (a, ref) in _row_views(rand_complex(rng, (3, 7, h + 5), cdt), h).items():
         check_close(N.fft_c2r(a, a.ndim - 1, n, 1.0 / n),
-                    np.fft.irfft(ref.astype(np.complex128), n, axis=-1), np.float32, n,
+                    np.fft.irfft(ref.astype(np.complex128), n, axis=-1), dt, n,
                     "c2r " + name)
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
 @pytest.mark.parametrize("kind", ["r2c", "c2r"])
-def test_row_kernel_bits(kind):
+def test_row_kernel_bits(kind, dt):
     """The same bits at every vector width that runs the kernel and on 1 or 2 threads; a NaN
     in one row makes that whole row NaN and leaves the others as they were."""
     rng = np.random.default_rng(3)
     if kind == "r2c":
-        x = rng.standard_normal((40, 1024)).astype(np.float32)
+        x = rng.standard_normal((40, 1024)).astype(dt)
         run = lambda a: np.asarray(N.fft_r2c(ac.asarray(a), 1, 1.0))  # noqa: E731
     else:
-        x = rand_complex(rng, (40, 513), np.complex64)
+        x = rand_complex(rng, (40, 513), np.complex64 if dt == np.float32 else np.complex128)
         run = lambda a: np.asarray(N.fft_c2r(ac.asarray(a), 1, 1024, 1.0))  # noqa: E731
     old_isa = N.fft_set_isa("avx2")
     old_threads = N.get_num_threads()

@@ -391,8 +391,7 @@ std::shared_ptr<const RealPlan<T>> get_real_plan(int64_t n, int sign) {
   }
   const int64_t m = n / 2;
   constexpr int64_t R = kRowRadix<T>;
-  if (std::is_same_v<T, float> && m % (R * R) == 0 &&
-      plan->half->kind == Plan<T>::Kind::Stockham) {
+  if (m % (R * R) == 0 && plan->half->kind == Plan<T>::Kind::Stockham) {
     const int64_t n2 = m / R;
     const std::vector<int> radices = choose_row_radices(n2);
     if (!radices.empty()) {

@@ -329,11 +329,9 @@ NdArray r2c(const NdArray& x, int axis, double scale_d) {
     });
     return out;
   }
-  if constexpr (std::is_same_v<T, float>) {
-    if (L.in_stride == 1 && L.out_stride == 1 && !neighbour_lines(L) && rows_kernel_fits(rp)) {
-      r2c_rows(rp, s, L.in_off.data(), d, L.out_off.data(), L.count, 0.5 * scale_d);
-      return out;
-    }
+  if (L.in_stride == 1 && L.out_stride == 1 && !neighbour_lines(L) && rows_kernel_fits(rp)) {
+    r2c_rows(rp, s, L.in_off.data(), d, L.out_off.data(), L.count, 0.5 * scale_d);
+    return out;
   }
   const int64_t per_group = batch_lines(*rp.half, L.count, neighbour_lines(L));
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t B) {
@@ -405,11 +403,9 @@ NdArray c2r(const NdArray& x, int axis, int64_t n, double scale_d) {
     });
     return out;
   }
-  if constexpr (std::is_same_v<T, float>) {
-    if (L.in_stride == 1 && L.out_stride == 1 && !neighbour_lines(L) && rows_kernel_fits(rp)) {
-      c2r_rows(rp, s, L.in_off.data(), d, L.out_off.data(), L.count, scale);
-      return out;
-    }
+  if (L.in_stride == 1 && L.out_stride == 1 && !neighbour_lines(L) && rows_kernel_fits(rp)) {
+    c2r_rows(rp, s, L.in_off.data(), d, L.out_off.data(), L.count, scale);
+    return out;
   }
   const int64_t per_group = batch_lines(*rp.half, L.count, neighbour_lines(L));
   for_each_group(L.count, per_group, n, [&](int64_t l0, int64_t B) {
