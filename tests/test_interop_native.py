@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import arraycore as ac  # noqa: E402
 from arraycore.native import _native as N  # noqa: E402
 
 CODES = {
@@ -323,6 +324,23 @@ def test_import_jax():
     del x
     gc.collect()
     assert npa(a).sum() == 66.0
+
+
+@pytest.mark.parametrize("name", ["float32", "float64", "int8", "int32", "uint16", "bool",
+                                  "complex64"])
+def test_jnp_asarray_of_arraycore(name):
+    # jnp.asarray / jnp.array take arraycore arrays (through __jax_array__) with JAX's own
+    # dtype rules: the result equals jnp.asarray of the same NumPy array.
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    base = np.arange(24).reshape(4, 6).astype(name)
+    for a in (ac.asarray(base), ac.asarray(base)[::-1, 1::2], ac.asarray(base)[0, 0]):
+        want = jnp.asarray(np.asarray(a))
+        for conv in (jnp.asarray, jnp.array):
+            got = conv(a)
+            assert isinstance(got, jax.Array)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
 
 
 # Hand-made capsules for the error paths no real producer takes.

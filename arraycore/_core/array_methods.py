@@ -129,6 +129,7 @@ def install(ns) -> None:
     A.__str__ = lambda self: format_array(self, with_dtype=False)
     A.__array_namespace__ = lambda self, /, *, api_version=None: _namespace(ns, api_version)
     A.__array__ = _array
+    A.__jax_array__ = _jax_array
     A.__dlpack__ = _dlpack
     A.__dlpack_device__ = lambda self, /: (DLDeviceType.CPU, 0)
     A.to_device = _to_device
@@ -335,6 +336,17 @@ def _array(self, dtype=None, copy=None):
             raise ValueError("__array__: a dtype change needs a copy, but copy=False")
         return a.astype(dtype)
     return a.copy() if copy else a
+
+
+def _jax_array(self):
+    # JAX's conversion hook (jnp.asarray(x), jnp.array(x) call it).  Without it JAX asks
+    # np.result_type(x) for the dtype, and NumPy cannot read arraycore's dtype objects through
+    # an array's `.dtype`.  The data goes through the zero-copy NumPy view; JAX copies it into
+    # its own buffer, with its usual dtype canonicalization (float64 -> float32 unless x64 is
+    # enabled), as for a NumPy array.
+    import jax.numpy as jnp  # only reached when JAX is asking
+
+    return jnp.asarray(_array(self))
 
 
 def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
