@@ -273,9 +273,13 @@ bool rows_kernel_fits(const RealPlan<T>& rp) {
   return rp.rows_n2 > 0 && current_isa() != Isa::Scalar;  // scalar: the passes' own check
 }
 
-template <class T>
-void r2c_rows(const RealPlan<T>& rp, const T* src, const int64_t* in_off, T* dst,
-              const int64_t* out_off, int64_t count, double factor) {
+// For every line l, in tasks of kRowsPerTask lines across the pool: first(l, has_next, br,
+// bi) runs step 1 into the task's scratch (4m elements: the batch and the executor's
+// ping-pong pair; has_next is false for a task's last line, whose successor belongs to
+// another task and is not prefetched), step 2 runs, and last(l, zr, zi) gets its result
+// (split, natural order, m values each).
+template <class T, class First, class Last>
+void for_each_row(const RealPlan<T>& rp, int64_t count, First&& first, Last&& last) {
   constexpr int64_t R = kRowRadix<T>;
   static_assert(R == lanes_for<T>(Isa::Avx2), "the batch of R lines is one AVX2 vector");
   const int64_t m = rp.n / 2;
@@ -286,39 +290,47 @@ void r2c_rows(const RealPlan<T>& rp, const T* src, const int64_t* in_off, T* dst
     T* wr = bi + m;
     T* wi = wr + m;
     for (int64_t l = l0; l < l0 + lines; ++l) {
-      const bool last = l + 1 == l0 + lines;
-      rows_first_step<T, -1>(src + in_off[l], rp, br, bi, last ? nullptr : src + in_off[l + 1],
-                             last ? nullptr : dst + 2 * out_off[l + 1]);
+      first(l, l + 1 < l0 + lines, br, bi);
       const bool in_work = run_passes_width(Isa::Avx2, *rp.rows_plan, br, bi, wr, wi, R);
-      rows_split_any(in_work ? wr : br, in_work ? wi : bi, m, rp, factor, dst + 2 * out_off[l]);
+      last(l, in_work ? wr : br, in_work ? wi : bi);
     }
   });
 }
 
 template <class T>
+void r2c_rows(const RealPlan<T>& rp, const T* src, const int64_t* in_off, T* dst,
+              const int64_t* out_off, int64_t count, double factor) {
+  const int64_t m = rp.n / 2;
+  for_each_row(
+      rp, count,
+      [&](int64_t l, bool has_next, T* br, T* bi) {
+        rows_first_step<T, -1>(src + in_off[l], rp, br, bi,
+                               has_next ? src + in_off[l + 1] : nullptr,
+                               has_next ? dst + 2 * out_off[l + 1] : nullptr);
+      },
+      [&](int64_t l, const T* zr, const T* zi) {
+        rows_split_any(zr, zi, m, rp, factor, dst + 2 * out_off[l]);
+      });
+}
+
+template <class T>
 void c2r_rows(const RealPlan<T>& rp, const T* src, const int64_t* in_off, T* dst,
               const int64_t* out_off, int64_t count, T scale) {
-  constexpr int64_t R = kRowRadix<T>;
   const int64_t m = rp.n / 2;
-  for_each_group(count, kRowsPerTask, rp.n, [&](int64_t l0, int64_t lines) {
-    Scratch<T> buf(4 * m);
-    T* br = buf.data();
-    T* bi = br + m;
-    T* wr = bi + m;
-    T* wi = wr + m;
-    for (int64_t l = l0; l < l0 + lines; ++l) {
-      const bool last = l + 1 == l0 + lines;
-      // Z goes interleaved into the output row itself (2m reals, as a real row is read by
-      // step 1), which the last store then overwrites: 2m less scratch in L1 (irfft of 4096
-      // float64 rows of 1024: 8.4 -> 8.05 ms on the AVX-512 build).
-      T* row = dst + out_off[l];
-      rows_join_any(src + 2 * in_off[l], m, rp, row);
-      rows_first_step<T, 1>(row, rp, br, bi, last ? nullptr : src + 2 * in_off[l + 1],
-                            last ? nullptr : dst + out_off[l + 1]);
-      const bool in_work = run_passes_width(Isa::Avx2, *rp.rows_plan, br, bi, wr, wi, R);
-      rows_store_real(in_work ? wr : br, in_work ? wi : bi, m, scale, row);
-    }
-  });
+  for_each_row(
+      rp, count,
+      [&](int64_t l, bool has_next, T* br, T* bi) {
+        // Z goes interleaved into the output row itself (2m reals, as step 1 reads a real
+        // row), which the last store then overwrites: 2m less scratch in L1 (irfft of 4096
+        // float64 rows of 1024: 8.4 -> 8.05 ms on the AVX-512 build).
+        T* row = dst + out_off[l];
+        rows_join_any(src + 2 * in_off[l], m, rp, row);
+        rows_first_step<T, 1>(row, rp, br, bi, has_next ? src + 2 * in_off[l + 1] : nullptr,
+                              has_next ? dst + out_off[l + 1] : nullptr);
+      },
+      [&](int64_t l, const T* zr, const T* zi) {
+        rows_store_real(zr, zi, m, scale, dst + out_off[l]);
+      });
 }
 
 template bool rows_kernel_fits<float>(const RealPlan<float>&);
