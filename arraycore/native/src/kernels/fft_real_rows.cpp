@@ -1,31 +1,34 @@
-// FFT: the row kernel of real-input transforms: contiguous float32 lines far apart (the rows
-// of a matrix), one line at a time, in L1.
+// FFT: the row kernel of real transforms: contiguous lines far apart (the rows of a matrix),
+// one line at a time, in L1; r2c and c2r, float32 and float64.
 //
 // The batched route (fft_real.cpp) transposes a batch of lines into the executor's
 // interleaved layout, runs the passes on it in L2 and transposes the spectrum back: two
 // register-transposing copies of the whole data besides the transform (rfft of 4096 x 1024
 // float32 on an AVX2 build: gather 1.1 ms, passes 1.6, spectrum pass 0.9, scatter 0.9).  Here
-// the half-length line z_t = x_2t + i*x_(2t+1), m = R * N long (R = 8, the float lanes of a
-// 32-byte vector), is split as t = t1 * N + t2, k = k1 + R * k2 (Van Loan 1.9; Cooley-Tukey
-// with a radix-R first step):
+// the half-length line z_t = x_2t + i*x_(2t+1), m = R * N long (R the lanes of a 32-byte
+// vector: 8 float32, 4 float64), is split as t = t1 * N + t2, k = k1 + R * k2 (Van Loan 1.9;
+// Cooley-Tukey with a radix-R first step):
 //     X_(k1 + R*k2) = sum_t2 w_N^(t2*k2) * [w_m^(t2*k1) * sum_t1 z_(t1*N + t2) * w_R^(t1*k1)].
 // Step 1 runs the radix-R DFTs over t1 straight from the user's row: R vectors of R
-// consecutive t2 (each one 64-byte load of the row, deinterleaved into real and imaginary
+// consecutive t2 (each one 2R-element load of the row, deinterleaved into real and imaginary
 // parts within 128-bit halves, so lane i holds t2 + row_lane(i)), the butterfly, the
 // twiddles (stored in that lane order), and an R x R register transpose that stores them as R
 // interleaved lines of length N (element t2 of line k1 at [t2 * R + k1]).  Step 2 is the
-// executor's Stockham passes of length N on that batch of R lines, at the 8-lane width on
+// executor's Stockham passes of length N on that batch of R lines, one 32-byte vector wide on
 // every machine (radix 8 first: choose_row_radices); its result [k2 * R + k1] is
-// Z_(k1 + R*k2) in natural order.  The spectrum pass (split_four_bins: split_bins'
-// arithmetic in registers) reads bins k and m - k from it and writes the output row front to
-// back and back to front.  Everything after the first read of the row happens in a
-// 4m-element scratch block (8 KB for m = 512) that stays in L1, and the next row's input and
-// output are prefetched meanwhile.
+// Z_(k1 + R*k2) in natural order.  The spectrum pass reads bins k and m - k from it and
+// writes the output row front to back and back to front: float32 in registers here
+// (split_four_bins: split_bins' arithmetic in double), float64 in double-double arithmetic
+// (fft_real_rows_double.cpp).  c2r runs the steps backwards: the join from the input row into
+// the output row itself, step 1 from there, step 2, the parts interleaved into the output row.
+// Everything after the first read of a row happens in a 4m-element scratch block (8 KB for
+// float32 m = 512) that stays in L1, and the next row's input and output are prefetched
+// meanwhile.  This file is compiled with contraction: its FMAs round less (the kernel's
+// accuracy margin against the reference libraries needs them, docs/fft.md).
 //
 // rfft of 4096 x 1024 float32, 1 thread (AMD Zen 5; the AVX2 build is -march=znver3): 4.2-4.3
 // -> 2.7-3.0 ms on the AVX2 build (PyTorch under AVX2 limits 3.3-3.9), 3.3-3.5 -> 2.3-2.4 ms
-// on the AVX-512 build.  Double precision keeps the batched route (its spectrum pass is
-// double-double arithmetic, which needs -ffp-contract=off).
+// on the AVX-512 build; float64 7.86 -> 6.35-6.5 ms (AVX-512), 10.8 -> 8.3-8.7 (AVX2).
 #include "fft_real_rows.h"
 
 #include <algorithm>
