@@ -10,6 +10,10 @@
 #include <type_traits>
 
 namespace arraycore::native::fft {
+// Internal linkage, as when these lived in fft_real.cpp: GCC then inlines each into its one
+// caller (the vectorized loops stay in the callers; as external templates they were out of
+// line).
+namespace {
 
 // The spectrum passes below work on bins k and m - k together: both read A = Z_k and
 // C = Z_(m-k) (X for c2r) and share the sums and differences of their parts and the twiddle
@@ -135,4 +139,5 @@ void join_bins(const T* __restrict ar, const T* __restrict ai, const T* __restri
   }
 }
 
+}  // namespace
 }  // namespace arraycore::native::fft
