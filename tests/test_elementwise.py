@@ -485,6 +485,39 @@ def test_vectorized_transcendentals_on_every_range(name, dtype):
     np.testing.assert_array_equal(np.signbit(got[ok][zeros]), np.signbit(want[ok][zeros]))
 
 
+def test_tanh_float32_piece_edges_subnormals_and_layouts():
+    """float32 tanh picks one polynomial piece per lane from the bits of
+    t = fma(|x|, 1.640625, 1) (kernels/tanh_pieces.h, on AVX2/AVX-512 builds): every float
+    within 300 ulp of each piece edge (the octave fractions of t, both signs) is within 1 ulp
+    of the correctly rounded value; subnormals and signed zeros map to themselves; every
+    layout (contiguous with every tail length, strided, reversed) gives the same bits."""
+    edges = [(2.0**e * (1 + q / 8) - 1) / 1.640625 for e in range(4) for q in range(8)]
+    edges += [9.01, 9.1]
+    pts = []
+    for v in edges:
+        b = int(np.float32(v).view(np.int32))
+        pts.append(np.arange(max(b - 300, 0), b + 300, dtype=np.int32).view(np.float32))
+    x = np.concatenate(pts)
+    x = np.concatenate([x, -x])
+    got = np.asarray(ac.tanh(ac.asarray(x)))
+    want = np.tanh(x.astype(np.float64)).astype(np.float32)
+    gi, wi = got.view(np.int32).astype(np.int64), want.view(np.int32).astype(np.int64)
+    assert np.abs(gi - wi).max() <= 1  # (no zero results here: same signs)
+    sub = np.arange(0, 1 << 23, 4099, dtype=np.int32).view(np.float32)
+    sub = np.concatenate([sub, -sub])
+    np.testing.assert_array_equal(np.asarray(ac.tanh(ac.asarray(sub))).view(np.int32),
+                                  sub.view(np.int32))
+    rng = np.random.default_rng(11)
+    y = (4 * rng.standard_normal(1000)).astype(np.float32)
+    whole = np.asarray(ac.tanh(ac.asarray(y))).view(np.int32)
+    for n in range(1, 40):
+        np.testing.assert_array_equal(np.asarray(ac.tanh(ac.asarray(y[:n]))).view(np.int32),
+                                      whole[:n])
+    a = ac.asarray(y)
+    np.testing.assert_array_equal(np.asarray(ac.tanh(a[::3])).view(np.int32), whole[::3])
+    np.testing.assert_array_equal(np.asarray(ac.tanh(a[::-1])).view(np.int32), whole[::-1])
+
+
 def test_atan2_float32_common_and_special_blocks():
     """float32 atan2 runs blocks of all-ordinary pairs (finite, |y|, |x| >= 2^-100,
     |y| != |x|) through a branch without the special-case selects (blocks of 1024, computed
