@@ -28,7 +28,7 @@
 //
 // rfft of 4096 x 1024 float32, 1 thread (AMD Zen 5; the AVX2 build is -march=znver3): 4.2-4.3
 // -> 2.7-3.0 ms on the AVX2 build (PyTorch under AVX2 limits 3.3-3.9), 3.3-3.5 -> 2.3-2.4 ms
-// on the AVX-512 build; float64 7.86 -> 6.35-6.5 ms (AVX-512), 10.8 -> 8.3-8.7 (AVX2).
+// on the AVX-512 build; float64 7.86 -> 6.35-6.7 ms (AVX-512), 10.8 -> 8.3-8.7 (AVX2).
 #include "fft_real_rows.h"
 
 #include <algorithm>
