@@ -14,6 +14,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "buffered_float_loop.h"
 #include "kernel_loops.h"
 #include "special_erf_gamma.h"
 #include "special_erf_gamma_pieces.h"
@@ -122,35 +123,12 @@ struct Erfinv {
 };
 AC_EG_UNARY(NdtriExp, eg::ndtri_exp)
 
-
 }  // namespace
-
-#if AC_EG_TABLE_VECTORS
-// The float loop of Erf and Erfc: contiguous runs by their explicit vector code (Op::run);
-// other layouts are copied through a buffer of 256 and run the same way (element by element
-// through `apply`, which GCC vectorizes with gathers, they took 3-5x the time of the old
-// forms' strided loops).  Every layout gives the same bits.
-template <class Op>
-void table_float_loop(char** p, const int64_t* s, int64_t n) {
-  if (s[0] == sizeof(float) && s[1] == sizeof(float)) {
-    Op::run(reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
-    return;
-  }
-  constexpr int64_t kChunk = 256;
-  float in[kChunk], out[kChunk];
-  for (int64_t b = 0; b < n; b += kChunk) {
-    const int64_t m = n - b < kChunk ? n - b : kChunk;
-    for (int64_t i = 0; i < m; ++i) in[i] = *reinterpret_cast<const float*>(p[1] + (b + i) * s[1]);
-    Op::run(in, out, m);
-    for (int64_t i = 0; i < m; ++i) *reinterpret_cast<float*>(p[0] + (b + i) * s[0]) = out[i];
-  }
-}
-#endif
 
 AC_REGISTER_KERNELS(special_erf_gamma) {
 #if AC_EG_TABLE_VECTORS
-  register_real_float_loops("erf", 1, 12.0, &table_float_loop<Erf>, unary_loop_for<Erf, double>());
-  register_real_float_loops("erfc", 1, 12.0, &table_float_loop<Erfc>, unary_loop_for<Erfc, double>());
+  register_real_float_loops("erf", 1, 12.0, &buffered_float_loop<&Erf::run>, unary_loop_for<Erf, double>());
+  register_real_float_loops("erfc", 1, 12.0, &buffered_float_loop<&Erfc::run>, unary_loop_for<Erfc, double>());
 #else
   register_unary<Erf>("erf", RealFloatTypes{}, 12.0);
   register_unary<Erfc>("erfc", RealFloatTypes{}, 12.0);

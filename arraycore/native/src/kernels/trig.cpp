@@ -11,6 +11,7 @@
 #include "../simd_trig.h"
 #include "../simd_trig_float.h"
 #include "kernel_loops.h"
+#include "buffered_float_loop.h"
 #include "tanh_pieces.h"
 
 namespace arraycore::native {
@@ -108,7 +109,8 @@ AC_SIMD_UNARY(Atanh, atanh)
 
 // Real tanh: simd_math::tanh (vectorizes; double: <= 2 ulp; float on builds without AVX2:
 // computed in float, within 1 ulp of the correctly rounded result for every float).  float on
-// AVX2 and AVX-512 builds: tanh_float_loop below (polynomial pieces, also within 1 ulp).
+// AVX2 and AVX-512 builds: tanh_pieces.h through buffered_float_loop (polynomial pieces, also
+// within 1 ulp).
 // Complex tanh(+-inf + i y), y finite: C99 gives +-1 + i 0 sin(2y), whose zero takes the sign
 // of sin(2y) (negative for y = pi); the standard gives +-1 + 0j with the sign of y.
 struct Tanh {
@@ -168,27 +170,6 @@ void atan2_f32_loop(char** p, const int64_t* s, int64_t n) {
   }
 }
 
-#if AC_TANH_TABLE_VECTORS
-// The float loop of tanh: contiguous runs by tanh_pieces.h's explicit vector code; other
-// layouts are copied through a buffer of 256 and run the same way (so every layout gives the
-// same bits; element by element the table lookups would become gathers).
-void tanh_float_loop(char** p, const int64_t* s, int64_t n) {
-  if (s[0] == sizeof(float) && s[1] == sizeof(float)) {
-    tanh_pieces::tanh_table_run(reinterpret_cast<const float*>(p[1]),
-                                reinterpret_cast<float*>(p[0]), n);
-    return;
-  }
-  constexpr int64_t kChunk = 256;
-  float in[kChunk], out[kChunk];
-  for (int64_t b = 0; b < n; b += kChunk) {
-    const int64_t m = n - b < kChunk ? n - b : kChunk;
-    for (int64_t i = 0; i < m; ++i) in[i] = *reinterpret_cast<const float*>(p[1] + (b + i) * s[1]);
-    tanh_pieces::tanh_table_run(in, out, m);
-    for (int64_t i = 0; i < m; ++i) *reinterpret_cast<float*>(p[0] + (b + i) * s[0]) = out[i];
-  }
-}
-#endif
-
 }  // namespace
 
 AC_REGISTER_KERNELS(trig) {
@@ -209,7 +190,7 @@ AC_REGISTER_KERNELS(trig) {
   register_unary<Tanh>("tanh", FloatTypes{}, 12.0);
 #if AC_TANH_TABLE_VECTORS
   KernelRegistry::instance().define("tanh", 1, 12.0).loops[dtype_index(DType::Float32)] =
-      &tanh_float_loop;
+      &buffered_float_loop<&tanh_pieces::tanh_table_run>;
 #endif
   register_unary<Asinh>("asinh", FloatTypes{}, 14.0);
   register_unary<Acosh>("acosh", FloatTypes{}, 14.0);
