@@ -28,7 +28,7 @@ struct Erf {
   // float, AVX2 and AVX-512 builds: eight pieces whose coefficients are permuted into the
   // lanes (contiguous runs; erf_table_f elsewhere, the same bits): special_erf_gamma_pieces.h.
   // Other builds: erf_f, which GCC vectorizes by itself.
-#if AC_EG_TABLE_VECTORS
+#if AC_TABLE_VECTORS
   AC_EG_FAST static float apply(float x) { return eg::erf_table_f(x); }
   static void run(const float* a, float* o, int64_t n) { eg::erf_table_run(a, o, n); }
 #else
@@ -49,7 +49,7 @@ struct Erf {
 };
 struct Erfc {
   // float: as Erf (erfcx in eight pieces, exp in float), erfc_f on builds without AVX2
-#if AC_EG_TABLE_VECTORS
+#if AC_TABLE_VECTORS
   AC_EG_FAST static float apply(float x) { return eg::erfc_table_f(x); }
   static void run(const float* a, float* o, int64_t n) { eg::erfc_table_run(a, o, n); }
 #else
@@ -126,7 +126,7 @@ AC_EG_UNARY(NdtriExp, eg::ndtri_exp)
 }  // namespace
 
 AC_REGISTER_KERNELS(special_erf_gamma) {
-#if AC_EG_TABLE_VECTORS
+#if AC_TABLE_VECTORS
   register_real_float_loops("erf", 1, 12.0, &buffered_float_loop<&Erf::run>, unary_loop_for<Erf, double>());
   register_real_float_loops("erfc", 1, 12.0, &buffered_float_loop<&Erfc::run>, unary_loop_for<Erfc, double>());
 #else

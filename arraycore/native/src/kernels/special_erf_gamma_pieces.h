@@ -36,16 +36,9 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
-
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-#define AC_EG_TABLE_VECTORS 1
-#else
-#define AC_EG_TABLE_VECTORS 0
-#endif
 
 #include "special_erf_gamma.h"
+#include "table_lanes.h"
 
 namespace arraycore::native::special::erf_gamma {
 
@@ -76,63 +69,26 @@ inline constexpr float kErfcxMidF[8] = {0.0f, 0.5f, 1.0f, 1.75f, 2.75f, 4.25f, 6
 namespace table_lanes {
 
 // Scalar lanes: the tables read from memory.
-struct Scalar {
-  using F = float;
-  using I = int32_t;
-  static F fma(F a, F b, F c) { return simd_math::detail::fma(a, b, c); }
-  static F min(F a, F b) { return a < b ? a : b; }  // (minss: b where either is NaN)
-  static I bits(F a) { return simd_math::detail::bit_cast<I>(a); }
-  static F from_bits(I a) { return simd_math::detail::bit_cast<F>(a); }
-  // a in [0, 8), or NaN, for which any index will do (x86's cvttss2si gives INT_MIN, as
-  // the vector cvttps2dq; guarding the cast against NaN stopped GCC from vectorizing the
-  // strided loops)
-  static I to_int(F a) { return static_cast<I>(a); }
-  static F to_float(I a) { return static_cast<F>(a); }
+struct Scalar : native::table_lanes::ScalarOps {
   template <int R, int C>
   static F lookup(const float (&t)[R][C], int j, I k) { return t[j][k & 7]; }
   static F lookup(const float (&t)[8], I k) { return t[k & 7]; }
 };
 
-#if AC_EG_TABLE_VECTORS
-// The widest vectors of the build (a 64-byte vector type on an AVX2 build is lowered through
-// the stack); a 16-lane permutation reads a table of 16, the 8 coefficients twice.
-#if defined(__AVX512F__)
-inline constexpr int kLanes = 16;
-#else
-inline constexpr int kLanes = 8;
-#endif
-typedef float VF __attribute__((vector_size(kLanes * 4)));
-typedef int32_t VI __attribute__((vector_size(kLanes * 4)));
+#if AC_TABLE_VECTORS
+using native::table_lanes::kLanes;
+using native::table_lanes::VF;
 
-// Vector lanes: each table row held in a register, read by permutation.
+// Vector lanes: each table row held in a register, read by permutation (a 16-lane
+// permutation reads a table of 16: the 8 coefficients twice).
 template <int Rows>
-struct Vector {
-  using F = VF;
-  using I = VI;
+struct Vector : native::table_lanes::VectorOps {
   VF rows[Rows];
   template <int C>
   explicit Vector(const float (&t)[Rows][C]) {
     for (int j = 0; j < Rows; ++j)
       for (int l = 0; l < kLanes; ++l) rows[j][l] = t[j][l & 7];
   }
-  static F fma(F a, F b, F c) {
-#if defined(__AVX512F__)
-    return _mm512_fmadd_ps(a, b, c);
-#else
-    return _mm256_fmadd_ps(a, b, c);
-#endif
-  }
-  static F min(F a, F b) {  // a < b ? a : b (b where either is NaN)
-#if defined(__AVX512F__)
-    return _mm512_min_ps(a, b);
-#else
-    return _mm256_min_ps(a, b);
-#endif
-  }
-  static I bits(F a) { return (I)a; }  // (vector casts reinterpret the bits)
-  static F from_bits(I a) { return (F)a; }
-  static I to_int(F a) { return __builtin_convertvector(a, I); }
-  static F to_float(I a) { return __builtin_convertvector(a, F); }
   template <int R, int C>
   F lookup(const float (&)[R][C], int j, I k) const { return __builtin_shuffle(rows[j], k); }
   static F lookup(const float (&t)[8], I k) {
@@ -222,33 +178,17 @@ AC_EG_VEC float erfc_table_f(float x) {
   return table_lanes::erfc_table(table_lanes::Scalar{}, x);
 }
 
-#if AC_EG_TABLE_VECTORS
-// f over a contiguous run, kLanes at a time with the vector lanes `lanes`, the tail by the
-// scalar form.
-template <class Lanes, class VecFn, class ScalarFn>
-[[gnu::always_inline]] inline void table_run(const Lanes& lanes, const float* a, float* o,
-                                             int64_t n, VecFn vf, ScalarFn sf) {
-  using table_lanes::kLanes;
-  using table_lanes::VF;
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    VF x;
-    std::memcpy(&x, a + i, sizeof(VF));
-    const VF y = vf(lanes, x);
-    std::memcpy(o + i, &y, sizeof(VF));
-  }
-  for (; i < n; ++i) o[i] = sf(a[i]);
-}
+#if AC_TABLE_VECTORS
 inline void erf_table_run(const float* a, float* o, int64_t n) {
   const table_lanes::Vector<7> lanes(kErfTableF);
-  table_run(
+  native::table_lanes::run_contiguous(
       lanes, a, o, n,
       [](const auto& l, table_lanes::VF x) { return table_lanes::erf_table(l, x); },
       erf_table_f);
 }
 inline void erfc_table_run(const float* a, float* o, int64_t n) {
   const table_lanes::Vector<10> lanes(kErfcxTableF);
-  table_run(
+  native::table_lanes::run_contiguous(
       lanes, a, o, n,
       [](const auto& l, table_lanes::VF x) { return table_lanes::erfc_table(l, x); },
       erfc_table_f);

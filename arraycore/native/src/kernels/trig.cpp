@@ -188,7 +188,7 @@ AC_REGISTER_KERNELS(trig) {
   register_unary<Sinh>("sinh", FloatTypes{}, 12.0);
   register_unary<Cosh>("cosh", FloatTypes{}, 12.0);
   register_unary<Tanh>("tanh", FloatTypes{}, 12.0);
-#if AC_TANH_TABLE_VECTORS
+#if AC_TABLE_VECTORS
   KernelRegistry::instance().define("tanh", 1, 12.0).loops[dtype_index(DType::Float32)] =
       &buffered_float_loop<&tanh_pieces::tanh_table_run>;
 #endif
